@@ -1,0 +1,44 @@
+// Errors and validation
+export { DomainError, domainErrorMessages, isDomainError } from './shared/errors.js';
+export type { DomainErrorCode, ValidationIssue } from './shared/errors.js';
+export { parseInput, toValidationIssues } from './shared/validation.js';
+export type { Clock } from './shared/clock.js';
+
+// Accounts
+export type { User, NewUser, PublicUser, Session } from './accounts/user.js';
+export { toPublicUser } from './accounts/user.js';
+export type { UserRepository, PasswordHasher, TokenService } from './accounts/ports.js';
+export {
+  EmailSchema,
+  SignUpSchema,
+  LogInSchema,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_BYTES,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from './accounts/schemas.js';
+export type { SignUpInput, LogInInput } from './accounts/schemas.js';
+export { signUp, type SignUpDeps } from './accounts/sign-up.js';
+export { logIn, type LogInDeps } from './accounts/log-in.js';
+export { currentUser, type CurrentUserDeps } from './accounts/current-user.js';
+export { createInMemoryUserRepository } from './accounts/in-memory-user-repository.js';
+
+// Posts
+export type { Post, NewPost, PostChanges, Pagination, PostPage } from './posts/post.js';
+export { comparePostsNewestFirst } from './posts/post.js';
+export type { PostRepository } from './posts/ports.js';
+export {
+  CreatePostSchema,
+  UpdatePostSchema,
+  ListPostsQuerySchema,
+  TITLE_MAX_LENGTH,
+  PER_PAGE_DEFAULT,
+  PER_PAGE_MAX,
+} from './posts/schemas.js';
+export type { CreatePostInput, UpdatePostInput, ListPostsQuery } from './posts/schemas.js';
+export { listPublishedPosts, type ListPublishedPostsDeps } from './posts/list-published-posts.js';
+export { getPost, type GetPostDeps } from './posts/get-post.js';
+export { createPost, type CreatePostDeps } from './posts/create-post.js';
+export { updatePost, type UpdatePostDeps } from './posts/update-post.js';
+export { deletePost, type DeletePostDeps } from './posts/delete-post.js';
+export { createInMemoryPostRepository } from './posts/in-memory-post-repository.js';

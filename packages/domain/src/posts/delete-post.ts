@@ -1,0 +1,11 @@
+import { DomainError } from '../shared/errors.js';
+import type { PostRepository } from './ports.js';
+
+export interface DeletePostDeps {
+  readonly posts: PostRepository;
+}
+
+/** Deletes a post (spec 4.2, `DELETE /posts/{id}`). */
+export async function deletePost(deps: DeletePostDeps, id: string): Promise<void> {
+  if (!(await deps.posts.delete(id))) throw new DomainError('PostNotFound');
+}

@@ -1,0 +1,31 @@
+import type { Clock } from '../shared/clock.js';
+import { DomainError } from '../shared/errors.js';
+import { parseInput } from '../shared/validation.js';
+import type { Post } from './post.js';
+import type { PostRepository } from './ports.js';
+import { UpdatePostSchema } from './schemas.js';
+
+export interface UpdatePostDeps {
+  readonly posts: PostRepository;
+  readonly clock: Clock;
+}
+
+/**
+ * Partially updates a post (spec 4.2, `PATCH /posts/{id}`): look-up first, then validation.
+ * Only title, body and published are applied; authorId is validated but never changes.
+ * `updatedAt` never moves backwards, even if the clock does. An empty body still saves.
+ */
+export async function updatePost(deps: UpdatePostDeps, id: string, input: unknown): Promise<Post> {
+  const existing = await deps.posts.findById(id);
+  if (!existing) throw new DomainError('PostNotFound');
+
+  const { title, body, published } = parseInput(UpdatePostSchema, input);
+  const saved = await deps.posts.update(id, {
+    ...(title !== undefined && { title }),
+    ...(body !== undefined && { body }),
+    ...(published !== undefined && { published }),
+    updatedAt: Math.max(deps.clock.now(), existing.updatedAt),
+  });
+  if (!saved) throw new DomainError('PostNotFound'); // deleted between the look-up and the save
+  return saved;
+}

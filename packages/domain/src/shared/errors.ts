@@ -1,0 +1,40 @@
+/** One problem found by validation: the dotted field name (`""` for the whole input) and what is wrong. */
+export interface ValidationIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * Every failure a use case or a port can report, with the message the spec gives it.
+ * The set is closed: the HTTP adapter maps each code to exactly one status.
+ */
+export const domainErrorMessages = {
+  ValidationFailed: 'Validation failed',
+  EmailAlreadyInUse: 'Email already in use',
+  InvalidCredentials: 'Invalid email or password',
+  MissingAuthorization: 'Missing authorization header',
+  InvalidToken: 'Invalid token',
+  UserNoLongerExists: 'User no longer exists',
+  PostNotFound: 'Post not found',
+  StoreUnavailable: 'Service unavailable',
+} as const;
+
+export type DomainErrorCode = keyof typeof domainErrorMessages;
+
+/** A failure the spec names. `issues` is set, and never empty, exactly when the code is `ValidationFailed`. */
+export class DomainError extends Error {
+  override readonly name = 'DomainError';
+
+  constructor(
+    readonly code: DomainErrorCode,
+    readonly issues?: readonly ValidationIssue[],
+    options?: { cause?: unknown },
+  ) {
+    super(domainErrorMessages[code], options);
+  }
+}
+
+/** Narrows an unknown thrown value to a DomainError, optionally of one code. */
+export function isDomainError(error: unknown, code?: DomainErrorCode): error is DomainError {
+  return error instanceof DomainError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,123 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { comparePostsNewestFirst, type NewPost, type Post } from '../posts/post.js';
+import type { PostRepository } from '../posts/ports.js';
+import { idsThatNameNothing } from './ids.js';
+
+const T0 = 1_767_225_600_000;
+
+function newPost(overrides: Partial<NewPost> = {}): NewPost {
+  return {
+    title: 'Hello',
+    body: 'World',
+    authorId: 'author-1',
+    published: true,
+    createdAt: T0,
+    updatedAt: T0,
+    ...overrides,
+  };
+}
+
+/**
+ * The behaviour every `PostRepository` must have. `makeRepository` is called before each
+ * test and must return a repository over an empty store.
+ */
+export function describePostRepositoryContract(
+  adapterName: string,
+  makeRepository: () => PostRepository | Promise<PostRepository>,
+): void {
+  describe(`PostRepository contract: ${adapterName}`, () => {
+    let posts: PostRepository;
+    beforeEach(async () => {
+      posts = await makeRepository();
+    });
+
+    it('stores a post with exactly the seven fields and a non-empty string id', async () => {
+      const post = await posts.insert(newPost());
+      expect(post).toStrictEqual({ ...newPost(), id: expect.any(String) });
+      expect(Object.keys(post).sort()).toEqual(
+        ['authorId', 'body', 'createdAt', 'id', 'published', 'title', 'updatedAt'].sort(),
+      );
+      expect(await posts.findById(post.id)).toStrictEqual(post);
+    });
+
+    it('keeps strings exactly as given, including unicode, lone surrogates and null bytes', async () => {
+      const title = 'Ünïcødé 🎉 \u0000 tab\t';
+      const body = 'lone \ud800 surrogate and \u0000 null';
+      const post = await posts.insert(newPost({ title, body }));
+      const found = await posts.findById(post.id);
+      expect(found?.title).toBe(title);
+      expect(found?.body).toBe(body);
+    });
+
+    it('answers null, false and null for ids that name no post', async () => {
+      await posts.insert(newPost());
+      for (const id of idsThatNameNothing) {
+        expect(await posts.findById(id)).toBeNull();
+        expect(await posts.delete(id)).toBe(false);
+        expect(await posts.update(id, { title: 'x', updatedAt: T0 + 1 })).toBeNull();
+      }
+      expect(await posts.countPublished()).toBe(1);
+    });
+
+    it('applies only the given changes and returns the saved post', async () => {
+      const post = await posts.insert(newPost({ published: false }));
+      const saved = await posts.update(post.id, { title: 'New title', updatedAt: T0 + 5 });
+      expect(saved).toStrictEqual({ ...post, title: 'New title', updatedAt: T0 + 5 });
+      expect(await posts.findById(post.id)).toStrictEqual(saved);
+
+      const again = await posts.update(post.id, { body: 'New body', published: true, updatedAt: T0 + 9 });
+      expect(again).toStrictEqual({ ...post, title: 'New title', body: 'New body', published: true, updatedAt: T0 + 9 });
+    });
+
+    it('deletes a post once', async () => {
+      const post = await posts.insert(newPost());
+      expect(await posts.delete(post.id)).toBe(true);
+      expect(await posts.findById(post.id)).toBeNull();
+      expect(await posts.delete(post.id)).toBe(false);
+      expect(await posts.countPublished()).toBe(0);
+    });
+
+    it('lists only published posts, newest first, with the total', async () => {
+      const a = await posts.insert(newPost({ title: 'a', createdAt: T0 + 1 }));
+      await posts.insert(newPost({ title: 'draft', createdAt: T0 + 2, published: false }));
+      const c = await posts.insert(newPost({ title: 'c', createdAt: T0 + 3 }));
+      const b = await posts.insert(newPost({ title: 'b', createdAt: T0 + 2 }));
+      const page = await posts.listPublished(0, 10);
+      expect(page.total).toBe(3);
+      expect(page.posts.map((p) => p.title)).toEqual(['c', 'b', 'a']);
+      expect(page.posts).toStrictEqual([c, b, a]);
+      expect(await posts.countPublished()).toBe(3);
+    });
+
+    it('breaks ties on createdAt by id descending, so pages are stable', async () => {
+      const inserted: Post[] = [];
+      for (let i = 0; i < 7; i++) inserted.push(await posts.insert(newPost({ title: `p${i}` })));
+      const expected = [...inserted].sort(comparePostsNewestFirst).map((p) => p.id);
+      const pages = [await posts.listPublished(0, 3), await posts.listPublished(3, 3), await posts.listPublished(6, 3)];
+      expect(pages.flatMap((p) => p.posts.map((post) => post.id))).toEqual(expected);
+      expect([...expected].sort().reverse()).toEqual(expected);
+    });
+
+    it('pages with offset and limit and answers an empty page past the end', async () => {
+      for (let i = 0; i < 5; i++) await posts.insert(newPost({ title: `p${i}`, createdAt: T0 + i }));
+      expect((await posts.listPublished(2, 2)).posts.map((p) => p.title)).toEqual(['p2', 'p1']);
+      expect((await posts.listPublished(4, 2)).posts.map((p) => p.title)).toEqual(['p0']);
+      expect(await posts.listPublished(10, 2)).toEqual({ posts: [], total: 5 });
+    });
+
+    it('moves a post in and out of the list when published changes', async () => {
+      const post = await posts.insert(newPost({ published: false }));
+      expect((await posts.listPublished(0, 10)).total).toBe(0);
+      await posts.update(post.id, { published: true, updatedAt: T0 + 1 });
+      expect((await posts.listPublished(0, 10)).posts.map((p) => p.id)).toEqual([post.id]);
+      await posts.update(post.id, { published: false, updatedAt: T0 + 2 });
+      expect(await posts.listPublished(0, 10)).toEqual({ posts: [], total: 0 });
+    });
+
+    it('shows the latest content of a listed post after an update', async () => {
+      const post = await posts.insert(newPost());
+      await posts.update(post.id, { title: 'Edited', updatedAt: T0 + 1 });
+      expect((await posts.listPublished(0, 1)).posts[0]?.title).toBe('Edited');
+    });
+  });
+}
