@@ -11,15 +11,17 @@ export interface UpdatePostDeps {
 }
 
 /**
- * Partially updates a post (spec 4.2, `PATCH /posts/{id}`): look-up first, then validation.
- * Only title, body and published are applied; authorId is validated but never changes.
- * `updatedAt` never moves backwards, even if the clock does. An empty body still saves.
+ * Partially updates a post (spec 4.2, `PATCH /posts/{id}`): look-up first, then the input is
+ * read and validated; `input` is the body or a function that reads it, so a caller can defer
+ * parsing until then. Only title, body and published are applied; authorId is validated but
+ * never changes. `updatedAt` never moves backwards, even if the clock does. `{}` still saves.
  */
 export async function updatePost(deps: UpdatePostDeps, id: string, input: unknown): Promise<Post> {
   const existing = await deps.posts.findById(id);
   if (!existing) throw new DomainError('PostNotFound');
 
-  const { title, body, published } = parseInput(UpdatePostSchema, input);
+  const raw: unknown = typeof input === 'function' ? await input() : input;
+  const { title, body, published } = parseInput(UpdatePostSchema, raw);
   const saved = await deps.posts.update(id, {
     ...(title !== undefined && { title }),
     ...(body !== undefined && { body }),

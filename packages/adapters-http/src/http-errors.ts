@@ -1,0 +1,59 @@
+import { domainErrorMessages, isDomainError, type DomainErrorCode } from '@inkwell/domain';
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** Failures that belong to HTTP itself (content type, body framing, routing), with their fixed answers. */
+export const httpFailures = {
+  UnsupportedMediaType: { status: 415, error: 'Content-Type must be application/json' },
+  InvalidJsonBody: { status: 400, error: 'Invalid JSON body' },
+  BodyTooLarge: { status: 413, error: 'Request body too large' },
+  NotFound: { status: 404, error: 'Not found' },
+  MethodNotAllowed: { status: 405, error: 'Method not allowed' },
+  InternalError: { status: 500, error: 'Internal server error' },
+} as const satisfies Record<string, { status: ContentfulStatusCode; error: string }>;
+
+export type HttpFailure = keyof typeof httpFailures;
+
+/** Thrown by request parsing; answered with its fixed status and message. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+
+  constructor(readonly failure: HttpFailure) {
+    super(httpFailures[failure].error);
+  }
+}
+
+/** The one place a domain error becomes a status. The Record type makes the mapping exhaustive. */
+const statusByDomainError: Record<DomainErrorCode, ContentfulStatusCode> = {
+  ValidationFailed: 400,
+  EmailAlreadyInUse: 409,
+  InvalidCredentials: 401,
+  MissingAuthorization: 401,
+  InvalidToken: 401,
+  UserNoLongerExists: 401,
+  PostNotFound: 404,
+  StoreUnavailable: 503,
+};
+
+/** The JSON error body for one of HTTP's own failures. */
+export function failureResponse(c: Context, failure: HttpFailure, headers?: Record<string, string>): Response {
+  const { status, error } = httpFailures[failure];
+  return c.json({ error }, status, headers);
+}
+
+/**
+ * The response for a thrown value that is one of ours, or null for anything unexpected
+ * (which the caller logs and answers with a bare 500).
+ */
+export function knownErrorResponse(c: Context, thrown: unknown): Response | null {
+  if (thrown instanceof HttpError) {
+    return failureResponse(c, thrown.failure, thrown.failure === 'BodyTooLarge' ? { Connection: 'close' } : undefined);
+  }
+  if (isDomainError(thrown)) {
+    const body = thrown.issues
+      ? { error: domainErrorMessages[thrown.code], issues: thrown.issues }
+      : { error: domainErrorMessages[thrown.code] };
+    return c.json(body, statusByDomainError[thrown.code]);
+  }
+  return null;
+}

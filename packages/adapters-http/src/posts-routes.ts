@@ -1,0 +1,21 @@
+import { createPost, deletePost, getPost, listPublishedPosts, updatePost } from '@inkwell/domain';
+import { Hono } from 'hono';
+import type { HttpDeps } from './http-deps.js';
+import { readJsonObject } from './json-body.js';
+import { queryValues } from './query-values.js';
+
+/** The five post endpoints (spec 4.2). */
+export function postsRoutes(deps: HttpDeps) {
+  return new Hono()
+    .get('/posts', async (c) => c.json(await listPublishedPosts(deps, queryValues(c)), 200))
+    .post('/posts', async (c) => c.json({ post: await createPost(deps, await readJsonObject(c, deps.maxBodyBytes)) }, 201))
+    .get('/posts/:id', async (c) => c.json({ post: await getPost(deps, c.req.param('id')) }, 200))
+    .patch('/posts/:id', async (c) =>
+      // The body is read only once the post is known to exist: a missing post is 404 first.
+      c.json({ post: await updatePost(deps, c.req.param('id'), () => readJsonObject(c, deps.maxBodyBytes)) }, 200),
+    )
+    .delete('/posts/:id', async (c) => {
+      await deletePost(deps, c.req.param('id'));
+      return c.body(null, 204);
+    });
+}

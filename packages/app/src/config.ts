@@ -1,0 +1,97 @@
+import * as v from 'valibot';
+
+/** The JWT secret used when `JWT_SECRET` is unset outside production. Public by design: never use it for real. */
+export const DEVELOPMENT_JWT_SECRET = 'inkwell-development-secret-do-not-use-in-production';
+const MIN_PRODUCTION_SECRET_BYTES = 32;
+
+/** The `DB_URL` that selects the in-memory store instead of MongoDB. */
+export const MEMORY_DB_URL = 'memory:';
+
+/** Everything inkwell reads from its environment, validated once at start. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dbUrl: string;
+  readonly dbDatabase: string;
+  readonly jwtSecret: string;
+  readonly nodeEnv: string;
+  readonly logLevel: LogLevel;
+  /** Problems worth a loud line at start that do not stop it (the development secret in use). */
+  readonly warnings: readonly string[];
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Why the configuration was refused; `message` is the one line main prints. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const EnvSchema = v.object({
+  PORT: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,5}$/, 'PORT must be a whole number from 0 to 65535'),
+      v.transform(Number),
+      v.maxValue(65_535, 'PORT must be a whole number from 0 to 65535'),
+    ),
+    '3000',
+  ),
+  HOST: v.optional(v.pipe(v.string(), v.nonEmpty('HOST must not be empty')), '0.0.0.0'),
+  DB_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (url) => url === MEMORY_DB_URL || /^mongodb(\+srv)?:\/\/./.test(url),
+        `DB_URL must be a mongodb:// or mongodb+srv:// URL, or "${MEMORY_DB_URL}" for the in-memory store`,
+      ),
+    ),
+    'mongodb://127.0.0.1:27017',
+  ),
+  DB_DATABASE: v.optional(
+    v.pipe(v.string(), v.regex(/^[^/\\. "$*<>:|?]{1,63}$/, 'DB_DATABASE must be a valid MongoDB database name')),
+    'inkwell',
+  ),
+  JWT_SECRET: v.optional(v.string()),
+  NODE_ENV: v.optional(v.string(), 'development'),
+  LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`), 'info'),
+});
+
+/**
+ * Reads and validates the configuration. Empty variables count as unset. Throws a
+ * `ConfigError` naming the first problem; in production also when the JWT secret is
+ * missing, is the development secret, or is shorter than 32 bytes (decisions.md).
+ */
+export function readConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = v.safeParse(EnvSchema, present);
+  if (!result.success) throw new ConfigError(result.issues[0].message);
+  const { PORT, HOST, DB_URL, DB_DATABASE, JWT_SECRET, NODE_ENV, LOG_LEVEL } = result.output;
+
+  const warnings: string[] = [];
+  if (NODE_ENV === 'production') {
+    if (JWT_SECRET === undefined) throw new ConfigError('JWT_SECRET must be set when NODE_ENV=production');
+    if (JWT_SECRET === DEVELOPMENT_JWT_SECRET)
+      throw new ConfigError('JWT_SECRET must not be the development secret when NODE_ENV=production');
+    if (Buffer.byteLength(JWT_SECRET, 'utf8') < MIN_PRODUCTION_SECRET_BYTES)
+      throw new ConfigError(
+        `JWT_SECRET must be at least ${MIN_PRODUCTION_SECRET_BYTES} bytes long when NODE_ENV=production`,
+      );
+  } else if (JWT_SECRET === undefined || JWT_SECRET === DEVELOPMENT_JWT_SECRET) {
+    warnings.push(
+      'JWT_SECRET is not set: using the public development secret. Tokens are forgeable; set JWT_SECRET before exposing this server.',
+    );
+  }
+
+  return {
+    port: PORT,
+    host: HOST,
+    dbUrl: DB_URL,
+    dbDatabase: DB_DATABASE,
+    jwtSecret: JWT_SECRET ?? DEVELOPMENT_JWT_SECRET,
+    nodeEnv: NODE_ENV,
+    logLevel: LOG_LEVEL,
+    warnings,
+  };
+}

@@ -1,0 +1,31 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+import type { LogLevel } from './config.js';
+
+/**
+ * inkwell's structured JSON logger. Secrets are redacted by path as a second line of defence:
+ * no code path logs them on purpose.
+ */
+export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'inkwell' },
+      redact: {
+        paths: [
+          'password',
+          '*.password',
+          'passwordHash',
+          '*.passwordHash',
+          'token',
+          '*.token',
+          'authorization',
+          '*.authorization',
+          'headers.authorization',
+          '*.headers.authorization',
+        ],
+        censor: '[redacted]',
+      },
+    },
+    destination,
+  );
+}
