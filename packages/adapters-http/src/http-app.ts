@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { accountsRoutes } from './accounts-routes.js';
+import { healthRoutes } from './health-routes.js';
 import type { HttpDeps } from './http-deps.js';
 import { failureResponse, knownErrorResponse } from './http-errors.js';
 import { postsRoutes } from './posts-routes.js';
@@ -20,7 +21,7 @@ export function createHttpApp(deps: HttpDeps) {
     }),
   );
 
-  const routes = app.route('/', accountsRoutes(deps)).route('/', postsRoutes(deps));
+  const routes = app.route('/', accountsRoutes(deps)).route('/', postsRoutes(deps)).route('/', healthRoutes(deps));
 
   app.notFound((c) => failureResponse(c, 'NotFound'));
   app.onError((thrown, c) => {

@@ -9,6 +9,8 @@ export interface HttpDeps {
   readonly tokens: TokenService;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Whether the store answers right now; backs `GET /health`. Must not throw or hang. */
+  readonly storeIsUp: () => Promise<boolean>;
   /** Largest accepted request body in bytes; decisions.md's 1 MiB when omitted. */
   readonly maxBodyBytes?: number;
 }

@@ -4,5 +4,5 @@ export { createJoseTokenService, TOKEN_LIFETIME_SECONDS } from './jose-token-ser
 export { systemClock } from './system-clock.js';
 export { createLogger } from './logger.js';
 export { createInkwell, type Inkwell, type InkwellOverrides } from './inkwell.js';
-export { openStore, type Store } from './store.js';
+export { openStore, StoreStartError, type Store } from './store.js';
 export { startServer, type RunningServer } from './server.js';

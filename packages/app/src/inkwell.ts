@@ -31,6 +31,7 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     tokens: await createJoseTokenService(config.jwtSecret, clock),
     clock,
     logger,
+    storeIsUp: () => store.ping(),
   });
   return { app, store, close: () => store.close() };
 }

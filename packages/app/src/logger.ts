@@ -26,6 +26,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
         censor: '[redacted]',
       },
     },
-    destination,
+    // Synchronous writes: a line logged just before process.exit is never lost, and lines keep their order.
+    destination ?? pino.destination({ dest: 1, sync: true }),
   );
 }

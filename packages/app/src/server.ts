@@ -58,10 +58,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
 async function stop(server: Server, closeStore: () => Promise<void>): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
+  // Keep-alive connections turn idle as their last response ends: close them as they do.
+  const sweep = setInterval(() => server.closeIdleConnections(), 50);
   const grace = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-  grace.unref();
   await closed;
+  clearInterval(sweep);
   clearTimeout(grace);
   await closeStore();
 }

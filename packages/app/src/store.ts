@@ -1,4 +1,16 @@
-import { createInMemoryPostRepository, createInMemoryUserRepository, type PostRepository, type UserRepository } from '@inkwell/domain';
+import {
+  MongoPostRepository,
+  MongoUserRepository,
+  connectMongo,
+  ensureIndexes,
+  redactMongoUrl,
+} from '@inkwell/adapters-mongo';
+import {
+  createInMemoryPostRepository,
+  createInMemoryUserRepository,
+  type PostRepository,
+  type UserRepository,
+} from '@inkwell/domain';
 import { MEMORY_DB_URL, type Config } from './config.js';
 
 /** The repositories of one store, with what start-up, health and shutdown need of it. */
@@ -12,18 +24,49 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** Opens the store `DB_URL` selects. */
+/** The store could not be opened; `message` is the one line main prints, with the URL's password redacted. */
+export class StoreStartError extends Error {
+  override readonly name = 'StoreStartError';
+}
+
+/** Opens the store `DB_URL` selects: in-memory for `memory:`, otherwise MongoDB (connected and indexed). */
 export async function openStore(config: Config): Promise<Store> {
-  if (config.dbUrl === MEMORY_DB_URL) {
-    return {
-      users: createInMemoryUserRepository(),
-      posts: createInMemoryPostRepository(),
-      label: 'memory',
-      ping: async () => true,
-      close: async () => undefined,
-    };
+  if (config.dbUrl === MEMORY_DB_URL) return openMemoryStore();
+
+  let connection;
+  try {
+    connection = await connectMongo({ url: config.dbUrl, database: config.dbDatabase });
+    await ensureIndexes(connection.db);
+  } catch (error) {
+    await connection?.close();
+    const reason = withoutPassword(error instanceof Error ? `${error.name}: ${error.message}` : String(error), config.dbUrl);
+    throw new StoreStartError(
+      `cannot reach MongoDB at ${redactMongoUrl(config.dbUrl)} (${reason}). ` +
+        'Start MongoDB or set DB_URL to a reachable server, or run `pnpm dev` to use the in-memory store.',
+      { cause: error },
+    );
   }
-  throw new Error(
-    `DB_URL ${config.dbUrl} selects MongoDB, which this build does not support yet. Use DB_URL=${MEMORY_DB_URL} (pnpm dev) for the in-memory store.`,
-  );
+  return {
+    users: new MongoUserRepository(connection.db),
+    posts: new MongoPostRepository(connection.db),
+    label: `mongodb (${config.dbDatabase})`,
+    ping: () => connection.ping(),
+    close: () => connection.close(),
+  };
+}
+
+function openMemoryStore(): Store {
+  return {
+    users: createInMemoryUserRepository(),
+    posts: createInMemoryPostRepository(),
+    label: 'memory',
+    ping: async () => true,
+    close: async () => undefined,
+  };
+}
+
+/** Removes the URL's password from a driver message, in case the driver quoted the URL. */
+function withoutPassword(text: string, url: string): string {
+  const password = /^[^:]+:\/\/[^:@/]*:([^@/]+)@/.exec(url)?.[1];
+  return password ? text.split(password).join('***') : text;
 }

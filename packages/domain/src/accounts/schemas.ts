@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { objectSchema } from '../shared/validation.js';
+import { objectSchema, textSchema } from '../shared/validation.js';
 
 const MAX_EMAIL_LENGTH = 254; // RFC 5321's limit for a forward path
 export const PASSWORD_MIN_LENGTH = 8;
@@ -21,12 +21,12 @@ export const EmailSchema = v.pipe(
 export const SignUpSchema = objectSchema({
   email: EmailSchema,
   name: v.pipe(
-    v.string('must be a string'),
+    textSchema(),
     v.minLength(1, 'must not be empty'),
     v.maxLength(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
   ),
   password: v.pipe(
-    v.string('must be a string'),
+    textSchema(),
     v.minLength(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`),
     v.maxLength(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`),
     v.maxBytes(PASSWORD_MAX_BYTES, `must be at most ${PASSWORD_MAX_BYTES} bytes in UTF-8`),
@@ -37,6 +37,6 @@ export type SignUpInput = v.InferOutput<typeof SignUpSchema>;
 /** Body of `POST /auth/login`. */
 export const LogInSchema = objectSchema({
   email: EmailSchema,
-  password: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')),
+  password: v.pipe(textSchema(), v.minLength(1, 'must not be empty')),
 });
 export type LogInInput = v.InferOutput<typeof LogInSchema>;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { objectSchema } from '../shared/validation.js';
+import { objectSchema, textSchema } from '../shared/validation.js';
 
 export const TITLE_MAX_LENGTH = 200;
 export const PER_PAGE_MAX = 100;
@@ -7,12 +7,12 @@ export const PER_PAGE_DEFAULT = 20;
 
 const postFields = {
   title: v.pipe(
-    v.string('must be a string'),
+    textSchema(),
     v.minLength(1, 'must not be empty'),
     v.maxLength(TITLE_MAX_LENGTH, `must be at most ${TITLE_MAX_LENGTH} characters`),
   ),
-  body: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')),
-  authorId: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')),
+  body: v.pipe(textSchema(), v.minLength(1, 'must not be empty')),
+  authorId: v.pipe(textSchema(), v.minLength(1, 'must not be empty')),
   published: v.boolean('must be a boolean'),
 };
 

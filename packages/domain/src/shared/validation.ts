@@ -25,3 +25,17 @@ export function objectSchema<E extends v.ObjectEntries>(entries: E) {
     issue.input === undefined && issue.path?.length ? 'is required' : 'must be an object',
   );
 }
+
+/**
+ * A string field: must be a string of well-formed Unicode. A lone surrogate has no UTF-8 form,
+ * so a store (BSON, or any UTF-8 file or socket) would silently turn it into U+FFFD; it is
+ * refused up front instead. Null bytes and every real character are kept as sent.
+ */
+export function textSchema() {
+  return v.pipe(
+    v.string('must be a string'),
+    v.check((text: string) => !LONE_SURROGATE.test(text), 'must be well-formed Unicode (no unpaired surrogates)'),
+  );
+}
+
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;

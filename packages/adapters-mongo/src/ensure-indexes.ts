@@ -1,0 +1,12 @@
+import type { Db } from 'mongodb';
+import { postsCollection, usersCollection } from './collections.js';
+
+/** Creates the indexes the repositories rely on. Idempotent, so it can run at every start. */
+export async function ensureIndexes(db: Db): Promise<void> {
+  await Promise.all([
+    // Correctness, not speed: this index is what lets exactly one of concurrent signups win.
+    usersCollection(db).createIndex({ email: 1 }, { unique: true }),
+    // Serves the published list: equality on `published`, then the list order (see MongoPostRepository).
+    postsCollection(db).createIndex({ published: 1, createdAt: -1, _id: -1 }),
+  ]);
+}
