@@ -33,6 +33,8 @@ const statusByDomainError: Record<DomainErrorCode, ContentfulStatusCode> = {
   UserNoLongerExists: 401,
   PostNotFound: 404,
   StoreUnavailable: 503,
+  TooManyAttempts: 429,
+  ServerBusy: 503,
 };
 
 /** The JSON error body for one of HTTP's own failures. */
@@ -53,7 +55,9 @@ export function knownErrorResponse(c: Context, thrown: unknown): Response | null
     const body = thrown.issues
       ? { error: domainErrorMessages[thrown.code], issues: thrown.issues }
       : { error: domainErrorMessages[thrown.code] };
-    return c.json(body, statusByDomainError[thrown.code]);
+    const headers =
+      thrown.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(Math.ceil(thrown.retryAfterSeconds)) };
+    return c.json(body, statusByDomainError[thrown.code], headers);
   }
   return null;
 }

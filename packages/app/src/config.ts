@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
 
 /** The JWT secret used when `JWT_SECRET` is unset outside production. Public by design: never use it for real. */
@@ -16,6 +17,24 @@ export interface Config {
   readonly jwtSecret: string;
   readonly nodeEnv: string;
   readonly logLevel: LogLevel;
+  /** Origins allowed by CORS; empty turns CORS off. */
+  readonly corsOrigins: readonly string[];
+  /** Abuse limits; a `max` of 0 turns that limit off. */
+  readonly limits: {
+    readonly loginFailuresPerEmail: { readonly max: number; readonly windowSeconds: number };
+    readonly loginFailuresPerAddress: { readonly max: number; readonly windowSeconds: number };
+    readonly signupsPerAddress: { readonly max: number; readonly windowSeconds: number };
+  };
+  /** Take the client address from `X-Forwarded-For` (only behind a proxy you control). */
+  readonly trustProxy: boolean;
+  /** Serve `/openapi.json` and `/docs`. */
+  readonly apiDocs: boolean;
+  /** Worker processes sharing the port (MongoDB store only). */
+  readonly webConcurrency: number;
+  /** Threads in the password-hashing pool. */
+  readonly hashWorkers: number;
+  /** Hashing jobs that may wait for a thread before signup and login answer 503. */
+  readonly hashQueueMax: number;
   /** Problems worth a loud line at start that do not stop it (the development secret in use). */
   readonly warnings: readonly string[];
 }
@@ -26,6 +45,32 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** Why the configuration was refused; `message` is the one line main prints. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+}
+
+/** A whole number from `min` up, with a default, as an environment variable. */
+function wholeNumber(name: string, fallback: number, min = 0) {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,9}$/, `${name} must be a whole number`),
+      v.transform(Number),
+      v.minValue(min, `${name} must be at least ${min}`),
+    ),
+    String(fallback),
+  );
+}
+
+/** `on`/`off` style switches. */
+function onOff(name: string, fallback: 'on' | 'off') {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((value) => value.toLowerCase()),
+      v.picklist(['on', 'off', 'true', 'false', '1', '0'], `${name} must be on or off`),
+      v.transform((value) => value === 'on' || value === 'true' || value === '1'),
+    ),
+    fallback,
+  );
 }
 
 const EnvSchema = v.object({
@@ -56,6 +101,27 @@ const EnvSchema = v.object({
   JWT_SECRET: v.optional(v.string()),
   NODE_ENV: v.optional(v.string(), 'development'),
   LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`), 'info'),
+  CORS_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean)),
+      v.check(
+        (origins) => origins.every((origin) => /^https?:\/\/[^/\s]+$/.test(origin) || origin === '*'),
+        'CORS_ORIGINS must be a comma-separated list of origins like https://app.example.com',
+      ),
+    ),
+    '',
+  ),
+  LOGIN_MAX_FAILURES_PER_EMAIL: wholeNumber('LOGIN_MAX_FAILURES_PER_EMAIL', 10),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: wholeNumber('LOGIN_MAX_FAILURES_PER_ADDRESS', 100),
+  LOGIN_FAILURE_WINDOW_SECONDS: wholeNumber('LOGIN_FAILURE_WINDOW_SECONDS', 15 * 60, 1),
+  SIGNUP_MAX_PER_ADDRESS: wholeNumber('SIGNUP_MAX_PER_ADDRESS', 100),
+  SIGNUP_WINDOW_SECONDS: wholeNumber('SIGNUP_WINDOW_SECONDS', 60 * 60, 1),
+  TRUST_PROXY: onOff('TRUST_PROXY', 'off'),
+  API_DOCS: onOff('API_DOCS', 'on'),
+  WEB_CONCURRENCY: wholeNumber('WEB_CONCURRENCY', 1, 1),
+  HASH_WORKERS: wholeNumber('HASH_WORKERS', availableParallelism(), 1),
+  HASH_QUEUE_MAX: wholeNumber('HASH_QUEUE_MAX', 32),
 });
 
 /**
@@ -67,7 +133,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const result = v.safeParse(EnvSchema, present);
   if (!result.success) throw new ConfigError(result.issues[0].message);
-  const { PORT, HOST, DB_URL, DB_DATABASE, JWT_SECRET, NODE_ENV, LOG_LEVEL } = result.output;
+  const { PORT, HOST, DB_URL, DB_DATABASE, JWT_SECRET, NODE_ENV, LOG_LEVEL, ...rest } = result.output;
 
   const warnings: string[] = [];
   if (NODE_ENV === 'production') {
@@ -92,6 +158,17 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     jwtSecret: JWT_SECRET ?? DEVELOPMENT_JWT_SECRET,
     nodeEnv: NODE_ENV,
     logLevel: LOG_LEVEL,
+    corsOrigins: rest.CORS_ORIGINS,
+    limits: {
+      loginFailuresPerEmail: { max: rest.LOGIN_MAX_FAILURES_PER_EMAIL, windowSeconds: rest.LOGIN_FAILURE_WINDOW_SECONDS },
+      loginFailuresPerAddress: { max: rest.LOGIN_MAX_FAILURES_PER_ADDRESS, windowSeconds: rest.LOGIN_FAILURE_WINDOW_SECONDS },
+      signupsPerAddress: { max: rest.SIGNUP_MAX_PER_ADDRESS, windowSeconds: rest.SIGNUP_WINDOW_SECONDS },
+    },
+    trustProxy: rest.TRUST_PROXY,
+    apiDocs: rest.API_DOCS,
+    webConcurrency: rest.WEB_CONCURRENCY,
+    hashWorkers: rest.HASH_WORKERS,
+    hashQueueMax: rest.HASH_QUEUE_MAX,
     warnings,
   };
 }

@@ -17,20 +17,27 @@ export const domainErrorMessages = {
   UserNoLongerExists: 'User no longer exists',
   PostNotFound: 'Post not found',
   StoreUnavailable: 'Service unavailable',
+  TooManyAttempts: 'Too many attempts, try again later',
+  ServerBusy: 'Server busy, try again',
 } as const;
 
 export type DomainErrorCode = keyof typeof domainErrorMessages;
 
-/** A failure the spec names. `issues` is set, and never empty, exactly when the code is `ValidationFailed`. */
+/**
+ * A failure the spec names. `issues` is set, and never empty, exactly when the code is
+ * `ValidationFailed`; `retryAfterSeconds` tells a refused client when trying again can succeed.
+ */
 export class DomainError extends Error {
   override readonly name = 'DomainError';
+  readonly retryAfterSeconds?: number;
 
   constructor(
     readonly code: DomainErrorCode,
     readonly issues?: readonly ValidationIssue[],
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
     super(domainErrorMessages[code], options);
+    if (options?.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
