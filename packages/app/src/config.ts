@@ -146,7 +146,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
       );
   } else if (JWT_SECRET === undefined || JWT_SECRET === DEVELOPMENT_JWT_SECRET) {
     warnings.push(
-      'JWT_SECRET is not set: using the public development secret. Tokens are forgeable; set JWT_SECRET before exposing this server.',
+      'JWT_SECRET is unset (or is the development secret): using the public development secret. Tokens are forgeable; set JWT_SECRET before exposing this server.',
     );
   }
 

@@ -11,6 +11,8 @@ export function toValidationIssues(issues: readonly v.BaseIssue<unknown>[]): Val
 
 /** Validates `input` against `schema`, throwing `ValidationFailed` with every issue found. */
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  // Valibot's object schema takes arrays for objects; every input of ours is a JSON object.
+  if (Array.isArray(input)) throw new DomainError('ValidationFailed', [{ path: '', message: 'must be an object' }]);
   const result = v.safeParse(schema, input);
   if (!result.success) throw new DomainError('ValidationFailed', toValidationIssues(result.issues));
   return result.output;

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEVELOPMENT_JWT_SECRET, readConfig, type Config } from './config.js';
+
+const PRODUCTION_SECRET = 'p'.repeat(32);
+
+/** The settings this file covers (the server, the store, the token secret, logging); others have their own tests. */
+const CORE_KEYS = ['port', 'host', 'dbUrl', 'dbDatabase', 'jwtSecret', 'nodeEnv', 'logLevel', 'warnings'] as const;
+function core(config: Config): Pick<Config, (typeof CORE_KEYS)[number]> {
+  return Object.fromEntries(CORE_KEYS.map((key) => [key, config[key]])) as Pick<Config, (typeof CORE_KEYS)[number]>;
+}
+
+/** The ConfigError `readConfig(env)` throws; fails the test if it returns or throws anything else. */
+function refusal(env: Record<string, string | undefined>): ConfigError {
+  let error: unknown;
+  try {
+    readConfig(env);
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(ConfigError);
+  return error as ConfigError;
+}
+
+describe('readConfig', () => {
+  describe('defaults', () => {
+    it('uses every default for an empty environment, with the development secret and one warning', () => {
+      expect(core(readConfig({}))).toStrictEqual({
+        port: 3000,
+        host: '0.0.0.0',
+        dbUrl: 'mongodb://127.0.0.1:27017',
+        dbDatabase: 'inkwell',
+        jwtSecret: DEVELOPMENT_JWT_SECRET,
+        nodeEnv: 'development',
+        logLevel: 'info',
+        warnings: [expect.stringContaining('JWT_SECRET')],
+      });
+    });
+
+    it('counts empty strings as unset', () => {
+      const empty = { PORT: '', HOST: '', DB_URL: '', DB_DATABASE: '', JWT_SECRET: '', NODE_ENV: '', LOG_LEVEL: '' };
+      expect(readConfig(empty)).toStrictEqual(readConfig({}));
+    });
+
+    it('counts undefined values as unset', () => {
+      expect(readConfig({ PORT: undefined, JWT_SECRET: undefined })).toStrictEqual(readConfig({}));
+    });
+
+    it('ignores variables it does not know', () => {
+      expect(readConfig({ PATH: '/usr/bin', HOME: '/root', PORTS: 'x' })).toStrictEqual(readConfig({}));
+    });
+  });
+
+  describe('values taken from the environment', () => {
+    it('reads each of these variables', () => {
+      const env = {
+        PORT: '8080',
+        HOST: '127.0.0.1',
+        DB_URL: 'mongodb+srv://user:pw@cluster.example.net/?retryWrites=true',
+        DB_DATABASE: 'blog_prod',
+        JWT_SECRET: 'a-secret-of-any-length-outside-production',
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'debug',
+      };
+      const config = core(readConfig(env));
+      expect(config).toStrictEqual({
+        port: 8080,
+        host: '127.0.0.1',
+        dbUrl: 'mongodb+srv://user:pw@cluster.example.net/?retryWrites=true',
+        dbDatabase: 'blog_prod',
+        jwtSecret: 'a-secret-of-any-length-outside-production',
+        nodeEnv: 'test',
+        logLevel: 'debug',
+        warnings: [],
+      });
+    });
+
+    it.each([
+      ['0', 0],
+      ['1', 1],
+      ['65535', 65_535],
+    ])('accepts PORT %j as the number %i', (PORT, port) => {
+      expect(readConfig({ PORT }).port).toBe(port);
+    });
+
+    it.each(['memory:', 'mongodb://localhost', 'mongodb://db1:27017,db2:27017/?replicaSet=rs0'])(
+      'accepts DB_URL %j',
+      (DB_URL) => {
+        expect(readConfig({ DB_URL }).dbUrl).toBe(DB_URL);
+      },
+    );
+
+    it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL %j', (LOG_LEVEL) => {
+      expect(readConfig({ LOG_LEVEL }).logLevel).toBe(LOG_LEVEL);
+    });
+  });
+
+  describe('invalid values', () => {
+    it.each(['abc', '70000', '-1', '65536', '3000.5', '1e3', ' 3000', '0x50', '123456'])('refuses PORT %j', (PORT) => {
+      const error = refusal({ PORT });
+      expect(error.name).toBe('ConfigError');
+      expect(error.message).toMatch(/PORT/);
+    });
+
+    it.each(['http://localhost:27017', 'mongodb://', 'localhost:27017', 'memory', 'MONGODB://localhost', ' mongodb://x'])(
+      'refuses DB_URL %j',
+      (DB_URL) => {
+        expect(refusal({ DB_URL }).message).toMatch(/DB_URL/);
+      },
+    );
+
+    it.each(['my.db', 'a/b', 'with space', 'x'.repeat(64), 'dollar$'])('refuses DB_DATABASE %j', (DB_DATABASE) => {
+      expect(refusal({ DB_DATABASE }).message).toMatch(/DB_DATABASE/);
+    });
+
+    it.each(['verbose', 'INFO', '30'])('refuses LOG_LEVEL %j', (LOG_LEVEL) => {
+      expect(refusal({ LOG_LEVEL }).message).toMatch(/LOG_LEVEL/);
+    });
+  });
+
+  describe('JWT_SECRET in production', () => {
+    it.each([{}, { JWT_SECRET: '' }])('refuses a missing secret (%j) and says it must be set', (env) => {
+      const { message } = refusal({ NODE_ENV: 'production', ...env });
+      expect(message).toMatch(/JWT_SECRET must be set/);
+      expect(message).not.toMatch(/development secret|bytes/);
+    });
+
+    it('refuses the development secret and says so', () => {
+      const { message } = refusal({ NODE_ENV: 'production', JWT_SECRET: DEVELOPMENT_JWT_SECRET });
+      expect(DEVELOPMENT_JWT_SECRET.length).toBeGreaterThanOrEqual(32); // so only this check can refuse it
+      expect(message).toMatch(/development secret/);
+      expect(message).not.toMatch(/must be set|bytes/);
+    });
+
+    it('refuses a 31-byte secret and names the 32-byte minimum', () => {
+      const { message } = refusal({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(31) });
+      expect(message).toMatch(/at least 32 bytes/);
+      expect(message).not.toMatch(/must be set|development secret/);
+    });
+
+    it('accepts a 32-byte secret, with no warning', () => {
+      const config = readConfig({ NODE_ENV: 'production', JWT_SECRET: PRODUCTION_SECRET });
+      expect(config.jwtSecret).toBe(PRODUCTION_SECRET);
+      expect(config.nodeEnv).toBe('production');
+      expect(config.warnings).toEqual([]);
+    });
+
+    it('counts the secret in UTF-8 bytes, not characters', () => {
+      // 31 characters, 32 bytes: accepted.
+      const shortButWide = `é${'s'.repeat(30)}`;
+      expect(shortButWide).toHaveLength(31);
+      expect(readConfig({ NODE_ENV: 'production', JWT_SECRET: shortButWide }).jwtSecret).toBe(shortButWide);
+      // 16 characters, 32 bytes: accepted.
+      expect(readConfig({ NODE_ENV: 'production', JWT_SECRET: 'é'.repeat(16) }).jwtSecret).toBe('é'.repeat(16));
+      // 10 characters, 30 bytes: refused.
+      expect(refusal({ NODE_ENV: 'production', JWT_SECRET: '€'.repeat(10) }).message).toMatch(/32 bytes/);
+    });
+
+    it('still validates the other variables in production', () => {
+      expect(refusal({ NODE_ENV: 'production', JWT_SECRET: PRODUCTION_SECRET, PORT: 'abc' }).message).toMatch(/PORT/);
+    });
+  });
+
+  describe('JWT_SECRET outside production', () => {
+    it.each([{}, { NODE_ENV: 'development' }, { NODE_ENV: 'test' }])(
+      'falls back to the development secret with exactly one warning (%j)',
+      (env) => {
+        const config = readConfig(env);
+        expect(config.jwtSecret).toBe(DEVELOPMENT_JWT_SECRET);
+        expect(config.warnings).toHaveLength(1);
+        expect(config.warnings[0]).toMatch(/JWT_SECRET/);
+      },
+    );
+
+    it('uses a given secret of any length without a warning', () => {
+      const config = readConfig({ JWT_SECRET: 'short' });
+      expect(config.jwtSecret).toBe('short');
+      expect(config.warnings).toEqual([]);
+    });
+
+    it('warns when the development secret is set explicitly', () => {
+      const config = readConfig({ JWT_SECRET: DEVELOPMENT_JWT_SECRET });
+      expect(config.jwtSecret).toBe(DEVELOPMENT_JWT_SECRET);
+      expect(config.warnings).toHaveLength(1);
+    });
+
+    it('never puts the secret into a warning', () => {
+      const config = readConfig({});
+      expect(config.warnings.join(' ')).not.toContain(DEVELOPMENT_JWT_SECRET);
+    });
+  });
+});

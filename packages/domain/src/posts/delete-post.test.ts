@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../shared/errors.js';
+import { manualClock } from '../test-support/fakes.js';
+import { idsThatNameNothing } from '../test-support/ids.js';
+import { createPost } from './create-post.js';
+import { deletePost } from './delete-post.js';
+import { createInMemoryPostRepository } from './in-memory-post-repository.js';
+
+async function setup() {
+  const posts = createInMemoryPostRepository();
+  const clock = manualClock();
+  const draft = await createPost({ posts, clock }, { title: 'Draft', body: 'b', authorId: 'a1' });
+  const live = await createPost({ posts, clock }, { title: 'Live', body: 'b', authorId: 'a1', published: true });
+  return { posts, draft, live, deps: { posts } };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<DomainError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected the promise to reject');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
+}
+
+describe('deletePost', () => {
+  it('deletes the post and resolves with nothing', async () => {
+    const { deps, posts, draft, live } = await setup();
+    await expect(deletePost(deps, draft.id)).resolves.toBeUndefined();
+    expect(await posts.findById(draft.id)).toBeNull();
+    expect(await posts.findById(live.id)).toStrictEqual(live);
+  });
+
+  it('deletes a published post, which then leaves the list', async () => {
+    const { deps, posts, live } = await setup();
+    await deletePost(deps, live.id);
+    expect(await posts.findById(live.id)).toBeNull();
+    expect(await posts.listPublished(0, 10)).toEqual({ posts: [], total: 0 });
+  });
+
+  it('answers PostNotFound the second time', async () => {
+    const { deps, draft } = await setup();
+    await deletePost(deps, draft.id);
+    const error = await rejection(deletePost(deps, draft.id));
+    expect(error.code).toBe('PostNotFound');
+    expect(error.message).toBe('Post not found');
+  });
+
+  it.each(idsThatNameNothing.map((id) => [id.length > 40 ? `${id.slice(0, 10)}… (${id.length} chars)` : id, id]))(
+    'answers PostNotFound for %j and deletes nothing',
+    async (_, id) => {
+      const { deps, posts, draft, live } = await setup();
+      expect((await rejection(deletePost(deps, id))).code).toBe('PostNotFound');
+      expect(await posts.findById(draft.id)).toStrictEqual(draft);
+      expect(await posts.findById(live.id)).toStrictEqual(live);
+    },
+  );
+});

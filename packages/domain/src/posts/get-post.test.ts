@@ -1,0 +1,75 @@
+import { describe, expect, it, vi } from 'vitest';
+import { DomainError } from '../shared/errors.js';
+import { manualClock } from '../test-support/fakes.js';
+import { idsThatNameNothing } from '../test-support/ids.js';
+import { createPost } from './create-post.js';
+import { getPost } from './get-post.js';
+import { createInMemoryPostRepository } from './in-memory-post-repository.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+
+async function setup() {
+  const posts = createInMemoryPostRepository();
+  const clock = manualClock(T0);
+  const draft = await createPost({ posts, clock }, { title: 'Draft', body: 'Not yet', authorId: 'a1' });
+  clock.advance(1000);
+  const live = await createPost({ posts, clock }, { title: 'Live', body: 'Out now', authorId: 'a2', published: true });
+  return { posts, draft, live, deps: { posts } };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<DomainError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected the promise to reject');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
+}
+
+describe('getPost', () => {
+  it('returns the post with that id, all seven fields', async () => {
+    const { deps, live } = await setup();
+    expect(await getPost(deps, live.id)).toStrictEqual({
+      id: live.id,
+      title: 'Live',
+      body: 'Out now',
+      authorId: 'a2',
+      published: true,
+      createdAt: T0 + 1000,
+      updatedAt: T0 + 1000,
+    });
+  });
+
+  it('returns an unpublished post by id', async () => {
+    const { deps, draft } = await setup();
+    const post = await getPost(deps, draft.id);
+    expect(post).toStrictEqual(draft);
+    expect(post.published).toBe(false);
+  });
+
+  it('looks up exactly the id it is given', async () => {
+    const { deps, posts, draft } = await setup();
+    const findSpy = vi.spyOn(posts, 'findById');
+    await getPost(deps, draft.id);
+    expect(findSpy).toHaveBeenCalledWith(draft.id);
+  });
+
+  it.each(idsThatNameNothing.map((id) => [id.length > 40 ? `${id.slice(0, 10)}… (${id.length} chars)` : id, id]))(
+    'answers PostNotFound for %j',
+    async (_, id) => {
+      const { deps } = await setup();
+      const error = await rejection(getPost(deps, id));
+      expect(error.code).toBe('PostNotFound');
+      expect(error.message).toBe('Post not found');
+      expect(error.issues).toBeUndefined();
+    },
+  );
+
+  it('answers PostNotFound for a post that was deleted', async () => {
+    const { deps, posts, live } = await setup();
+    await posts.delete(live.id);
+    expect((await rejection(getPost(deps, live.id))).code).toBe('PostNotFound');
+  });
+});
