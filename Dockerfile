@@ -1,0 +1,20 @@
+# inkwell's production image: built from the lockfile, runs the compiled server as a non-root user.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+RUN npm install -g pnpm@10.34.8
+COPY pnpm-lock.yaml pnpm-workspace.yaml package.json tsconfig.base.json ./
+COPY packages/domain/package.json packages/domain/
+COPY packages/adapters-mongo/package.json packages/adapters-mongo/
+COPY packages/adapters-http/package.json packages/adapters-http/
+COPY packages/app/package.json packages/app/
+RUN pnpm install --frozen-lockfile
+COPY packages packages
+RUN pnpm build && pnpm --filter @inkwell/app deploy --prod --legacy /deploy
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /deploy ./
+USER node
+EXPOSE 3000
+CMD ["node", "dist/main.js"]
