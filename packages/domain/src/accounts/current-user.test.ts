@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DomainError } from '../shared/errors.js';
 import { fakePasswordHasher, fakeTokenService, manualClock } from '../test-support/fakes.js';
 import { idsThatNameNothing } from '../test-support/ids.js';
 import { currentUser } from './current-user.js';
 import { createInMemoryUserRepository } from './in-memory-user-repository.js';
 import { signUp } from './sign-up.js';
+import { rejection } from '../test-support/rejection.js';
 
 async function setup() {
   const users = createInMemoryUserRepository();
@@ -14,17 +14,6 @@ async function setup() {
     { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery' },
   );
   return { users, tokens, session, deps: { users, tokens } };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the promise to reject');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
 }
 
 describe('currentUser', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DomainError } from '../shared/errors.js';
 import { fakePasswordHasher, fakeTokenService, manualClock } from '../test-support/fakes.js';
 import { createInMemoryUserRepository } from './in-memory-user-repository.js';
 import { logIn } from './log-in.js';
 import type { PasswordHasher } from './ports.js';
 import { signUp } from './sign-up.js';
+import { rejection } from '../test-support/rejection.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -15,17 +15,6 @@ async function setup() {
   const clock = manualClock();
   const { user } = await signUp({ users, hasher, tokens, clock }, { email: 'alice@example.com', name: 'Alice', password: PASSWORD });
   return { users, hasher, tokens, alice: user, deps: { users, hasher, tokens } };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the promise to reject');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
 }
 
 describe('logIn', () => {

@@ -4,6 +4,7 @@ import { fakePasswordHasher, fakeTokenService, manualClock } from '../test-suppo
 import { createInMemoryUserRepository } from './in-memory-user-repository.js';
 import type { PasswordHasher } from './ports.js';
 import { signUp } from './sign-up.js';
+import { rejection } from '../test-support/rejection.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 30, 15, 250);
 const PASSWORD = 'correct horse battery';
@@ -21,17 +22,6 @@ function validInput(overrides: Record<string, unknown> = {}): Record<string, unk
 }
 
 /** The DomainError a promise rejects with; fails the test if it resolves or rejects with anything else. */
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the promise to reject');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
-
 describe('signUp', () => {
   describe('success', () => {
     it('returns exactly a token for the new user and the public user', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DomainError } from '../shared/errors.js';
 import { manualClock } from '../test-support/fakes.js';
 import { createPost } from './create-post.js';
 import { createInMemoryPostRepository } from './in-memory-post-repository.js';
+import { rejection } from '../test-support/rejection.js';
 
 const T0 = Date.UTC(2026, 0, 1, 8, 0, 0, 123);
 
@@ -14,17 +14,6 @@ function setup() {
 
 function validInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { title: 'Hello', body: 'World', authorId: 'author-1', ...overrides };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the promise to reject');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
 }
 
 describe('createPost', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../shared/errors.js';
 import { manualClock } from '../test-support/fakes.js';
 import { idsThatNameNothing } from '../test-support/ids.js';
 import { createPost } from './create-post.js';
 import { deletePost } from './delete-post.js';
 import { createInMemoryPostRepository } from './in-memory-post-repository.js';
+import { rejection } from '../test-support/rejection.js';
 
 async function setup() {
   const posts = createInMemoryPostRepository();
@@ -12,17 +12,6 @@ async function setup() {
   const draft = await createPost({ posts, clock }, { title: 'Draft', body: 'b', authorId: 'a1' });
   const live = await createPost({ posts, clock }, { title: 'Live', body: 'b', authorId: 'a1', published: true });
   return { posts, draft, live, deps: { posts } };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the promise to reject');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
 }
 
 describe('deletePost', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DomainError } from '../shared/errors.js';
 import { manualClock } from '../test-support/fakes.js';
 import { idsThatNameNothing } from '../test-support/ids.js';
 import { createPost } from './create-post.js';
 import { getPost } from './get-post.js';
 import { createInMemoryPostRepository } from './in-memory-post-repository.js';
+import { rejection } from '../test-support/rejection.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -15,17 +15,6 @@ async function setup() {
   clock.advance(1000);
   const live = await createPost({ posts, clock }, { title: 'Live', body: 'Out now', authorId: 'a2', published: true });
   return { posts, draft, live, deps: { posts } };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the promise to reject');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
 }
 
 describe('getPost', () => {

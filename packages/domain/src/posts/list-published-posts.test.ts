@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DomainError } from '../shared/errors.js';
 import { createInMemoryPostRepository } from './in-memory-post-repository.js';
 import { listPublishedPosts } from './list-published-posts.js';
 import type { NewPost, Post } from './post.js';
 import type { PostRepository } from './ports.js';
+import { rejection } from '../test-support/rejection.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -21,17 +21,6 @@ async function seed(posts: PostRepository, count: number): Promise<Post[]> {
 function setup() {
   const posts = createInMemoryPostRepository();
   return { posts, deps: { posts } };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the promise to reject');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
 }
 
 describe('listPublishedPosts', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DomainError } from '../shared/errors.js';
 import { manualClock } from '../test-support/fakes.js';
 import { idsThatNameNothing } from '../test-support/ids.js';
 import { createPost } from './create-post.js';
 import { createInMemoryPostRepository } from './in-memory-post-repository.js';
 import type { PostRepository } from './ports.js';
 import { updatePost } from './update-post.js';
+import { rejection } from '../test-support/rejection.js';
 
 const T0 = Date.UTC(2026, 0, 1, 8, 0, 0, 0);
 const LATER = T0 + 5 * 60_000;
@@ -16,17 +16,6 @@ async function setup(published = false) {
   const original = await createPost({ posts, clock }, { title: 'Title', body: 'Body', authorId: 'author-1', published });
   clock.set(LATER);
   return { posts, clock, original, deps: { posts, clock } };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the promise to reject');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
 }
 
 describe('updatePost', () => {
