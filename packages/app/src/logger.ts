@@ -2,8 +2,22 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config.js';
 
 /**
+ * `scheme://user:password@` in any text: what a database URL with credentials looks like
+ * inside a log line, for instance quoted in a driver's error message.
+ */
+// The password runs to the last `@` before the host (an unescaped `@` in a password is a common mistake).
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/"]*):[^\s/"]*@/gi;
+
+/** The log line with the password of every URL in it replaced by `***`. */
+export function redactUrlPasswords(line: string): string {
+  // Every match contains "://", and most lines (every access line) have none: they skip the regex.
+  return line.includes('://') ? line.replace(URL_PASSWORD, '$1:***@') : line;
+}
+
+/**
  * inkwell's structured JSON logger. Secrets are redacted by path as a second line of defence:
- * no code path logs them on purpose.
+ * no code path logs them on purpose. As a last one, every finished line passes through
+ * `redactUrlPasswords`, so `DB_URL`'s password cannot reach the output by any path.
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   return pino(
@@ -25,6 +39,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
         ],
         censor: '[redacted]',
       },
+      hooks: { streamWrite: redactUrlPasswords },
     },
     // Synchronous writes: a line logged just before process.exit is never lost, and lines keep their order.
     destination ?? pino.destination({ dest: 1, sync: true }),

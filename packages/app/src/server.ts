@@ -1,12 +1,42 @@
-import { createAdaptorServer } from '@hono/node-server';
-import type { Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { answerClientErrorsWithJson, requestErrorResponse } from './client-error-response.js';
 import type { Config } from './config.js';
-import { createInkwell } from './inkwell.js';
+import { createInkwell, type InkwellOverrides } from './inkwell.js';
 
 /** How long shutdown waits for in-flight requests before cutting connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Bounded waits, so slow or stalled clients (slowloris) cannot hold connections open. Node
+ * enforces the header and request timeouts on a sweep every `checkIntervalMs` (its own default
+ * is 30 s, which would let a 10 s header timeout run to 40 s).
+ */
+export interface ServerTimeouts {
+  /** Time allowed to receive the request headers. */
+  readonly headersMs: number;
+  /** Time allowed to receive the whole request. Must not be below `headersMs`. */
+  readonly requestMs: number;
+  /** How long an idle keep-alive connection is kept. */
+  readonly keepAliveMs: number;
+  readonly checkIntervalMs: number;
+}
+
+/** The production timeouts. */
+export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+  checkIntervalMs: 1_000,
+};
+
+/** What tests may change about a server; production passes nothing. */
+export interface ServerOptions {
+  readonly timeouts?: Partial<ServerTimeouts>;
+  readonly overrides?: InkwellOverrides;
+}
 
 /** A listening inkwell. */
 export interface RunningServer {
@@ -18,18 +48,21 @@ export interface RunningServer {
 }
 
 /** Builds inkwell from `config` and serves it on `@hono/node-server`. */
-export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  const inkwell = await createInkwell(config, logger);
-  const server = createAdaptorServer({
-    fetch: inkwell.app.fetch,
-    hostname: config.host,
-    serverOptions: {
-      // Bounded waits, so slow or stalled clients cannot hold connections open indefinitely.
-      headersTimeout: 10_000,
-      requestTimeout: 30_000,
-      keepAliveTimeout: 5_000,
+export async function startServer(config: Config, logger: Logger, options: ServerOptions = {}): Promise<RunningServer> {
+  const inkwell = await createInkwell(config, logger, options.overrides);
+  const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts };
+  // createAdaptorServer without its shortcut, for the errorHandler: requests the adapter cannot
+  // translate answer JSON too.
+  const server: Server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
     },
-  }) as Server;
+    getRequestListener(inkwell.app.fetch, { hostname: config.host, errorHandler: requestErrorResponse }),
+  );
+  answerClientErrorsWithJson(server);
 
   try {
     await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,8 @@
 import type { Clock } from '../shared/clock.js';
-import { DomainError } from '../shared/errors.js';
+import { DomainError, isDomainError } from '../shared/errors.js';
 import { parseInput } from '../shared/validation.js';
+import { giveBackAttempts, limitedKey, takeAttempts, type AttemptLimiter } from './attempt-limiter.js';
+import type { ClientContext } from './client-context.js';
 import type { PasswordHasher, TokenService, UserRepository } from './ports.js';
 import { SignUpSchema } from './schemas.js';
 import { toPublicUser, type Session } from './user.js';
@@ -10,19 +12,37 @@ export interface SignUpDeps {
   readonly hasher: PasswordHasher;
   readonly tokens: TokenService;
   readonly clock: Clock;
+  /** The abuse rule; without a limiter it is off. */
+  readonly signupLimits?: SignupLimits;
+}
+
+/** Signups counted per client address. */
+export interface SignupLimits {
+  readonly perAddress?: AttemptLimiter;
 }
 
 /**
  * Creates an account and a token for it (spec 4.1, `POST /auth/signup`).
  * The look-up spares a hash for a taken e-mail; the repository's insert is what decides a race.
+ *
+ * Every signup that passes validation counts against its client address, a 409 included (so
+ * the limit also bounds probing which e-mails exist); one that ends in a store or hasher
+ * failure is taken back.
  */
-export async function signUp(deps: SignUpDeps, input: unknown): Promise<Session> {
+export async function signUp(deps: SignUpDeps, input: unknown, context: ClientContext = {}): Promise<Session> {
   const { email, name, password } = parseInput(SignUpSchema, input);
-  if (await deps.users.findByEmail(email)) throw new DomainError('EmailAlreadyInUse');
+  const taken = await takeAttempts([limitedKey(deps.signupLimits?.perAddress, context.clientAddress)]);
 
-  const passwordHash = await deps.hasher.hash(password);
-  const now = deps.clock.now();
-  const user = await deps.users.insert({ email, name, passwordHash, createdAt: now, updatedAt: now });
+  try {
+    if (await deps.users.findByEmail(email)) throw new DomainError('EmailAlreadyInUse');
 
-  return { token: await deps.tokens.issue(user.id), user: toPublicUser(user) };
+    const passwordHash = await deps.hasher.hash(password);
+    const now = deps.clock.now();
+    const user = await deps.users.insert({ email, name, passwordHash, createdAt: now, updatedAt: now });
+
+    return { token: await deps.tokens.issue(user.id), user: toPublicUser(user) };
+  } catch (error) {
+    if (!isDomainError(error, 'EmailAlreadyInUse')) await giveBackAttempts(taken);
+    throw error;
+  }
 }
