@@ -1,4 +1,13 @@
-import type { Clock, PasswordHasher, PostRepository, TokenService, UserRepository } from '@inkwell/domain';
+import type {
+  Clock,
+  LoginLimits,
+  PasswordHasher,
+  PostRepository,
+  SignupLimits,
+  TokenService,
+  UserRepository,
+} from '@inkwell/domain';
+import type { Context } from 'hono';
 import type { Logger } from './logger.js';
 
 /** Everything the HTTP app needs: the domain's ports, a logger, and the body limit. */
@@ -9,8 +18,27 @@ export interface HttpDeps {
   readonly tokens: TokenService;
   readonly clock: Clock;
   readonly logger: Logger;
+  /**
+   * Where the one line per request goes; `logger` when omitted. The composition root may pass
+   * a cheaper logger for it (the line has fixed, plain fields), since it is written on every request.
+   */
+  readonly accessLogger?: Logger;
   /** Whether the store answers right now; backs `GET /health`. Must not throw or hang. */
   readonly storeIsUp: () => Promise<boolean>;
   /** Largest accepted request body in bytes; decisions.md's 1 MiB when omitted. */
   readonly maxBodyBytes?: number;
+  /** Brute-force limits on login; off when omitted. */
+  readonly loginLimits?: LoginLimits;
+  /** Abuse limit on signup; off when omitted. */
+  readonly signupLimits?: SignupLimits;
+  /**
+   * The client's address for the per-address limits, or undefined when unknown. The server
+   * supplies it (it knows the socket and whether a proxy is trusted); without it those limits
+   * do not apply.
+   */
+  readonly clientAddress?: (c: Context) => string | undefined;
+  /** Origins allowed by CORS; CORS is off when omitted or empty. */
+  readonly corsOrigins?: readonly string[];
+  /** Serve `/openapi.json` and the `/docs` page (`API_DOCS`); on when omitted. */
+  readonly apiDocs?: boolean;
 }

@@ -3,3 +3,7 @@ export type { HttpDeps } from './http-deps.js';
 export type { Logger } from './logger.js';
 export { httpFailures, type HttpFailure } from './http-errors.js';
 export { MAX_BODY_BYTES } from './json-body.js';
+// Types only: the document's builder (and its converter) load on the first GET /openapi.json.
+export type { OpenApiDocument, OpenApiOperation, OpenApiResponse } from './openapi-document.js';
+export { DOCS_CONTENT_SECURITY_POLICY } from './docs-page.js';
+export { JSON_API_CONTENT_SECURITY_POLICY } from './security-headers.js';

@@ -18,10 +18,19 @@ export {
   PASSWORD_MIN_LENGTH,
 } from './accounts/schemas.js';
 export type { SignUpInput, LogInInput } from './accounts/schemas.js';
-export { signUp, type SignUpDeps } from './accounts/sign-up.js';
-export { logIn, type LogInDeps } from './accounts/log-in.js';
+export { signUp, type SignUpDeps, type SignupLimits } from './accounts/sign-up.js';
+export { logIn, type LogInDeps, type LoginLimits } from './accounts/log-in.js';
+export type { ClientContext } from './accounts/client-context.js';
+export type { AttemptLimiter, AttemptVerdict } from './accounts/attempt-limiter.js';
+export {
+  createInMemoryAttemptLimiter,
+  DEFAULT_MAX_TRACKED_KEYS,
+  type InMemoryAttemptLimiter,
+  type InMemoryAttemptLimiterOptions,
+} from './accounts/in-memory-attempt-limiter.js';
 export { currentUser, type CurrentUserDeps } from './accounts/current-user.js';
 export { createInMemoryUserRepository } from './accounts/in-memory-user-repository.js';
+export { PublicUserSchema, SessionSchema } from './accounts/response-schemas.js';
 
 // Posts
 export type { Post, NewPost, PostChanges, Pagination, PostPage } from './posts/post.js';
@@ -42,3 +51,4 @@ export { createPost, type CreatePostDeps } from './posts/create-post.js';
 export { updatePost, type UpdatePostDeps } from './posts/update-post.js';
 export { deletePost, type DeletePostDeps } from './posts/delete-post.js';
 export { createInMemoryPostRepository } from './posts/in-memory-post-repository.js';
+export { PostSchema, PaginationSchema, PostPageSchema } from './posts/response-schemas.js';

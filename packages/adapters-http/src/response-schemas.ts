@@ -1,0 +1,28 @@
+import { PostSchema, PublicUserSchema } from '@inkwell/domain';
+import * as v from 'valibot';
+
+/** Every failure's body (spec 2.4): `{ "error": <message> }` and nothing else. */
+export const ErrorSchema = v.strictObject({
+  error: v.pipe(v.string(), v.minLength(1), v.description('A fixed message per failure; see each response.')),
+});
+
+/** One problem found by validation (decisions.md). */
+export const ValidationIssueSchema = v.strictObject({
+  path: v.pipe(v.string(), v.description('The dotted field name; "" for the whole body or query.')),
+  message: v.pipe(v.string(), v.minLength(1)),
+});
+
+/** A validation failure on any endpoint: 400 with every problem found, never an empty list. */
+export const ValidationErrorSchema = v.strictObject({
+  error: v.literal('Validation failed'),
+  issues: v.pipe(v.array(ValidationIssueSchema), v.minLength(1)),
+});
+
+/** `{ post }`: the body of reading, creating and updating a post. */
+export const PostEnvelopeSchema = v.strictObject({ post: PostSchema });
+
+/** `{ user }`: the body of `GET /me`. */
+export const UserEnvelopeSchema = v.strictObject({ user: PublicUserSchema });
+
+/** The body of `GET /health`. */
+export const HealthSchema = v.strictObject({ status: v.picklist(['ok', 'unavailable']) });
