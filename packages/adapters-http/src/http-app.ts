@@ -1,11 +1,15 @@
 import { Hono } from 'hono';
-import { methodNotAllowed } from 'hono/method-not-allowed';
-import { requestId } from 'hono/request-id';
+import { accessLog } from './access-log.js';
 import { accountsRoutes } from './accounts-routes.js';
+import { corsPolicy } from './cors-policy.js';
+import { docsRoutes } from './docs-routes.js';
 import { healthRoutes } from './health-routes.js';
 import type { HttpDeps } from './http-deps.js';
 import { failureResponse, knownErrorResponse } from './http-errors.js';
+import { allowedMethods } from './method-not-allowed.js';
 import { postsRoutes } from './posts-routes.js';
+import { requestIdentity } from './request-id.js';
+import { securityHeaders } from './security-headers.js';
 
 /**
  * The whole API as a Hono app. Routing and translation only: every rule lives in the domain's
@@ -13,20 +17,36 @@ import { postsRoutes } from './posts-routes.js';
  */
 export function createHttpApp(deps: HttpDeps) {
   const app = new Hono();
-  app.use(requestId());
-  app.use(
-    methodNotAllowed({
-      app,
-      onMethodNotAllowed: (c, methods) => failureResponse(c, 'MethodNotAllowed', { Allow: methods.join(', ') }),
-    }),
-  );
+  app.use(requestIdentity());
+  app.use(accessLog(deps.accessLogger ?? deps.logger));
+  // Every response, errors included, gets the security headers; a route with its own
+  // Content-Security-Policy (the /docs page) keeps it: see security-headers.ts.
+  app.use(securityHeaders());
+  // Before the routes, so a preflight OPTIONS is answered 204 instead of 405.
+  const cors = corsPolicy(deps.corsOrigins);
+  if (cors) app.use(cors);
 
   const routes = app.route('/', accountsRoutes(deps)).route('/', postsRoutes(deps)).route('/', healthRoutes(deps));
+  // Outside the typed chain on purpose: the docs are for people, not part of `AppType`'s API.
+  if (deps.apiDocs !== false) app.route('/', docsRoutes());
 
-  app.notFound((c) => failureResponse(c, 'NotFound'));
+  // No route took the request: 405 with Allow when the path is known, else 404 (see method-not-allowed.ts).
+  const methodsOn = allowedMethods(app);
+  app.notFound((c) => {
+    const methods = methodsOn(c.req.path);
+    return methods.length > 0 && !methods.includes(c.req.method)
+      ? failureResponse(c, 'MethodNotAllowed', { Allow: methods.join(', ') })
+      : failureResponse(c, 'NotFound');
+  });
   app.onError((thrown, c) => {
     const known = knownErrorResponse(c, thrown);
     if (known) return known;
+    if (c.req.raw.signal.aborted) {
+      // The client hung up (or the server cut it at a timeout) while its body was being read:
+      // nothing is wrong with the service and nobody will read this answer.
+      deps.logger.info({ requestId: c.get('requestId'), method: c.req.method, path: c.req.path }, 'client went away');
+      return failureResponse(c, 'InternalError');
+    }
     deps.logger.error(
       { requestId: c.get('requestId'), method: c.req.method, path: c.req.path, err: thrown },
       'unexpected error',

@@ -1,6 +1,7 @@
 import { domainErrorMessages, isDomainError, type DomainErrorCode } from '@inkwell/domain';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { jsonResponse } from './json-response.js';
 
 /** Failures that belong to HTTP itself (content type, body framing, routing), with their fixed answers. */
 export const httpFailures = {
@@ -40,7 +41,7 @@ const statusByDomainError: Record<DomainErrorCode, ContentfulStatusCode> = {
 /** The JSON error body for one of HTTP's own failures. */
 export function failureResponse(c: Context, failure: HttpFailure, headers?: Record<string, string>): Response {
   const { status, error } = httpFailures[failure];
-  return c.json({ error }, status, headers);
+  return jsonResponse(c, { error }, status, headers);
 }
 
 /**
@@ -57,7 +58,7 @@ export function knownErrorResponse(c: Context, thrown: unknown): Response | null
       : { error: domainErrorMessages[thrown.code] };
     const headers =
       thrown.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(Math.ceil(thrown.retryAfterSeconds)) };
-    return c.json(body, statusByDomainError[thrown.code], headers);
+    return jsonResponse(c, body, statusByDomainError[thrown.code], headers);
   }
   return null;
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { HttpError } from './http-errors.js';
+import { readNodeBody, requestHeader } from './node-request.js';
 
 /** Decisions.md: bodies over 1 MiB are refused. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -13,12 +14,13 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * 400 for invalid UTF-8, malformed JSON, or JSON that is not an object.
  */
 export async function readJsonObject(c: Context, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
-  if (!JSON_MEDIA_TYPE.test(c.req.header('content-type') ?? '')) throw new HttpError('UnsupportedMediaType');
+  if (!JSON_MEDIA_TYPE.test(requestHeader(c, 'content-type') ?? '')) throw new HttpError('UnsupportedMediaType');
 
-  const declared = c.req.header('content-length');
+  const declared = requestHeader(c, 'content-length');
   if (declared !== undefined && Number(declared) > maxBytes) throw new HttpError('BodyTooLarge');
 
-  const bytes = await readAtMost(c.req.raw.body, maxBytes);
+  // Straight from Node's stream behind @hono/node-server (see node-request.ts), else the web stream.
+  const bytes = await (readNodeBody(c, maxBytes) ?? readAtMost(c.req.raw.body, maxBytes));
   let parsed: unknown;
   try {
     parsed = JSON.parse(utf8.decode(bytes));

@@ -2,20 +2,21 @@ import { createPost, deletePost, getPost, listPublishedPosts, updatePost } from 
 import { Hono } from 'hono';
 import type { HttpDeps } from './http-deps.js';
 import { readJsonObject } from './json-body.js';
+import { emptyResponse, jsonResponse } from './json-response.js';
 import { queryValues } from './query-values.js';
 
 /** The five post endpoints (spec 4.2). */
 export function postsRoutes(deps: HttpDeps) {
   return new Hono()
-    .get('/posts', async (c) => c.json(await listPublishedPosts(deps, queryValues(c)), 200))
-    .post('/posts', async (c) => c.json({ post: await createPost(deps, await readJsonObject(c, deps.maxBodyBytes)) }, 201))
-    .get('/posts/:id', async (c) => c.json({ post: await getPost(deps, c.req.param('id')) }, 200))
+    .get('/posts', async (c) => jsonResponse(c, await listPublishedPosts(deps, queryValues(c)), 200))
+    .post('/posts', async (c) => jsonResponse(c, { post: await createPost(deps, await readJsonObject(c, deps.maxBodyBytes)) }, 201))
+    .get('/posts/:id', async (c) => jsonResponse(c, { post: await getPost(deps, c.req.param('id')) }, 200))
     .patch('/posts/:id', async (c) =>
       // The body is read only once the post is known to exist: a missing post is 404 first.
-      c.json({ post: await updatePost(deps, c.req.param('id'), () => readJsonObject(c, deps.maxBodyBytes)) }, 200),
+      jsonResponse(c, { post: await updatePost(deps, c.req.param('id'), () => readJsonObject(c, deps.maxBodyBytes)) }, 200),
     )
     .delete('/posts/:id', async (c) => {
       await deletePost(deps, c.req.param('id'));
-      return c.body(null, 204);
+      return emptyResponse(c, 204);
     });
 }

@@ -1,12 +1,15 @@
 import { createHttpApp, type Logger } from '@inkwell/adapters-http';
 import type { Clock, PasswordHasher } from '@inkwell/domain';
-import { createBcryptPasswordHasher } from './bcrypt-password-hasher.js';
+import { createAbuseLimits } from './abuse-limits.js';
+import { accessLoggerFor } from './access-logger.js';
+import { createBcryptPasswordHasher, type PooledPasswordHasher } from './bcrypt-password-hasher.js';
 import type { Config } from './config.js';
 import { createJoseTokenService } from './jose-token-service.js';
+import { clientAddressResolver } from './client-address.js';
 import { openStore, type Store } from './store.js';
 import { systemClock } from './system-clock.js';
 
-/** A wired inkwell: the HTTP app over its store, and how to release the store. */
+/** A wired inkwell: the HTTP app over its store, and how to release the store and the hashing threads. */
 export interface Inkwell {
   readonly app: ReturnType<typeof createHttpApp>;
   readonly store: Store;
@@ -24,14 +27,24 @@ export interface InkwellOverrides {
 export async function createInkwell(config: Config, logger: Logger, overrides: InkwellOverrides = {}): Promise<Inkwell> {
   const clock = overrides.clock ?? systemClock;
   const store = overrides.store ?? (await openStore(config));
+  const tokens = await createJoseTokenService(config.jwtSecret, clock);
+  // The hashing threads start here, with the server; a substituted hasher belongs to whoever passed it.
+  let pool: PooledPasswordHasher | undefined;
+  const hasher =
+    overrides.hasher ?? (pool = createBcryptPasswordHasher({ threads: config.hashWorkers, queueMax: config.hashQueueMax }));
   const app = createHttpApp({
     users: store.users,
     posts: store.posts,
-    hasher: overrides.hasher ?? createBcryptPasswordHasher(),
-    tokens: await createJoseTokenService(config.jwtSecret, clock),
+    hasher,
+    tokens,
     clock,
     logger,
+    accessLogger: accessLoggerFor(logger),
     storeIsUp: () => store.ping(),
+    ...createAbuseLimits(config.limits, clock),
+    clientAddress: clientAddressResolver(config.trustProxy),
+    corsOrigins: config.corsOrigins,
+    apiDocs: config.apiDocs,
   });
-  return { app, store, close: () => store.close() };
+  return { app, store, close: () => Promise.all([pool?.close(), store.close()]).then(() => undefined) };
 }
