@@ -1,6 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import { applyResponseHeaders, isBuiltWithResponseHeaders, setResponseHeaders } from './json-response.js';
+import { applyResponseHeaders, isBuiltWithResponseHeaders, setFixedResponseHeaders } from './json-response.js';
 
 /**
  * The Content-Security-Policy of a JSON API: a response may load nothing and be framed by
@@ -20,7 +20,7 @@ export const JSON_API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ances
  */
 export function securityHeaders(): MiddlewareHandler {
   return async (c, next) => {
-    setResponseHeaders(c, SECURE_HEADERS);
+    setFixedResponseHeaders(c, SECURE_HEADERS);
     await next();
     // jsonResponse answers already carry them (and never X-Powered-By); anything else is completed here.
     if (isBuiltWithResponseHeaders(c.res)) return;
@@ -31,8 +31,8 @@ export function securityHeaders(): MiddlewareHandler {
 
 // Performance (issue 6): hono's middleware sets these on every response after the route, which
 // turns the response's headers into a WHATWG Headers object each time (see json-response.ts).
-// The same headers, with the same values, are taken from it once here and then gathered with
-// the other per-request headers, which the fast path writes as they are.
+// The same headers, with the same values, are taken from it once here, and every response's
+// header object starts as a copy of this one record (json-response.ts).
 const SECURE_HEADERS: Readonly<Record<string, string>> = Object.fromEntries(
   (
     await new Hono()

@@ -1,0 +1,115 @@
+// The ceiling inkwell is measured against: one process, bare node:http, no framework. It does
+// only the work no implementation of the API can avoid and answers with the very bytes inkwell
+// answered (captured by bench/run.ts): a response is kept as a parsed object and stringified per
+// request, `GET /me` verifies its bearer token with jose (HS256, key imported once) and
+// `POST /posts` parses its JSON body. Usage: node --import tsx bench/baseline-server.ts FIXTURES.json
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import type { webcrypto } from 'node:crypto';
+
+/** One captured answer and the work the baseline must do before sending it. */
+export interface BaselineFixture {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly status: number;
+  /** inkwell's header names and values in its order; `Content-Length` holds its position, its value is recomputed. */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  readonly body: unknown;
+  readonly work: 'stringify' | 'verify-token' | 'parse-body';
+}
+
+/** The file bench/run.ts writes for this server. */
+export interface BaselineFixtures {
+  readonly jwtSecret: string;
+  readonly fixtures: readonly BaselineFixture[];
+}
+
+type JwtVerify = (token: string, key: webcrypto.CryptoKey, options: { algorithms: string[] }) => Promise<{ payload: { sub?: unknown } }>;
+
+// jose is a dependency of @inkwell/app, not of the repository root: load the same copy inkwell uses.
+const appRequire = createRequire(new URL('../packages/app/package.json', import.meta.url));
+const { jwtVerify } = (await import(pathToFileURL(appRequire.resolve('jose')).href)) as { jwtVerify: JwtVerify };
+
+const { jwtSecret, fixtures } = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as BaselineFixtures;
+const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(jwtSecret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+  'verify',
+]);
+
+interface Route {
+  readonly fixture: BaselineFixture;
+  /** The header object in inkwell's order; only `Content-Length` changes per response. */
+  readonly headers: Record<string, string | number>;
+  readonly lengthHeader: string;
+}
+
+const routes = new Map<string, Route>();
+for (const fixture of fixtures) {
+  const headers: Record<string, string | number> = {};
+  let lengthHeader = 'Content-Length';
+  for (const [name, value] of fixture.headers) {
+    if (name.toLowerCase() === 'content-length') lengthHeader = name;
+    headers[name] = value;
+  }
+  routes.set(`${fixture.method} ${fixture.path}`, { fixture, headers, lengthHeader });
+}
+
+function answer(res: ServerResponse, route: Route): void {
+  const text = JSON.stringify(route.fixture.body);
+  route.headers[route.lengthHeader] = Buffer.byteLength(text);
+  res.writeHead(route.fixture.status, route.headers);
+  res.end(text);
+}
+
+function fail(res: ServerResponse, status: number): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': 2 });
+  res.end('{}');
+}
+
+async function verifiedBearer(header: string | undefined): Promise<boolean> {
+  if (!header?.startsWith('Bearer ')) return false;
+  try {
+    const { payload } = await jwtVerify(header.slice(7), key, { algorithms: ['HS256'] });
+    return typeof payload.sub === 'string';
+  } catch {
+    return false;
+  }
+}
+
+function handle(req: IncomingMessage, res: ServerResponse): void {
+  if (req.url === '/health') {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 15 });
+    res.end('{"status":"ok"}');
+    return;
+  }
+  const route = routes.get(`${req.method} ${req.url}`);
+  if (!route) return fail(res, 404);
+
+  switch (route.fixture.work) {
+    case 'stringify':
+      return answer(res, route);
+    case 'verify-token':
+      verifiedBearer(req.headers.authorization).then((valid) => (valid ? answer(res, route) : fail(res, 401)));
+      return;
+    case 'parse-body': {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        try {
+          JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          return fail(res, 400);
+        }
+        answer(res, route);
+      });
+    }
+  }
+}
+
+const server = createServer(handle);
+server.listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
+process.on('SIGTERM', () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+});

@@ -1,0 +1,460 @@
+// `pnpm bench`: inkwell (built dist, memory store) against a bare node:http ceiling, a login
+// storm against bare bcryptjs in worker threads, memory, start-up time and the list at 100 000
+// posts. Writes bench/results/latest.{json,md} and ratios.svg. See README → Performance.
+//
+// Options: --rounds N (3), --seconds S per round (5), --warmup S (2), --connections C (50),
+// --no-pin (no taskset), --only reads,logins,posts,scale,startup (a subset, for development),
+// --update-readme (replace the table between the README's bench markers).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism, cpus } from 'node:os';
+import { parseArgs } from 'node:util';
+import { captureFixture, compareResponses, type Endpoint } from './lib/fixtures.js';
+import { sendExpecting, sendMany } from './lib/http-client.js';
+import { bareCompareRate, probe } from './lib/login-storm.js';
+import { freePort, repositoryRoot, startServer, type Memory, type ServerProcess } from './lib/processes.js';
+import { markdownReport, ratiosSvg } from './lib/report.js';
+import type { AbEndpointResult, AbRound, BenchResults, LoginStormResult, ScaleResult } from './lib/results.js';
+import { repositoryPageCost } from './lib/scale.js';
+import { median } from './lib/stats.js';
+import { runWrk, wrkVersion, type WrkResult } from './lib/wrk.js';
+
+const { values: options } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '50' },
+    'no-pin': { type: 'boolean', default: false },
+    only: { type: 'string' },
+    'update-readme': { type: 'boolean', default: false },
+  },
+});
+const ROUNDS = Number(options.rounds);
+const SECONDS = Number(options.seconds);
+const WARMUP = Number(options.warmup);
+const CONNECTIONS = Number(options.connections);
+const only = options.only ? new Set(options.only.split(',')) : null;
+const runs = (phase: 'reads' | 'logins' | 'posts' | 'scale' | 'startup') => only === null || only.has(phase);
+
+const SEEDED_POSTS = 10_000;
+const SCALE_POSTS = 100_000;
+const LOGIN_USERS = 16;
+const STORM_CONNECTIONS = 16;
+const STORM_SECONDS = 10;
+const PROBE_PER_SECOND = 100;
+const PASSWORD = 'bench password 0123';
+const JWT_SECRET = 'bench-secret-0123456789abcdef-0123456789abcdef';
+const LOG_LEVEL = 'info';
+const resultsDir = `${repositoryRoot}bench/results/`;
+const rawDir = `${resultsDir}raw/`;
+
+const log = (message: string) => process.stdout.write(`${message}\n`);
+
+// ---------------------------------------------------------------------------------------------
+// The load tool
+
+function ensureWrk(): string {
+  const found = wrkVersion();
+  if (found) return found;
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0) {
+    log('wrk is missing: installing it with `apt-get install -y wrk` …');
+    spawnSync('apt-get', ['install', '-y', 'wrk'], { stdio: 'inherit' });
+    const installed = wrkVersion();
+    if (installed) return installed;
+  }
+  console.error(
+    'pnpm bench needs wrk (https://github.com/wg/wrk) on the PATH. Install it with\n' +
+      '  sudo apt-get install -y wrk     # Debian, Ubuntu\n' +
+      '  brew install wrk                # macOS\n' +
+      'and run `pnpm bench` again.',
+  );
+  process.exit(1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU placement
+
+const CORES = availableParallelism();
+const canPin = !options['no-pin'] && CORES >= 2 && spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;
+/** The server under test gets the last CPU and wrk the first, so they never fight over one. */
+const SERVER_CPUS = canPin ? String(CORES - 1) : undefined;
+const WRK_CPUS = canPin ? '0' : undefined;
+const ALL_CPUS = `0-${CORES - 1}`;
+
+/** Moves every thread of `pid` onto `cpus`. */
+function pin(pid: number, cpus: string | undefined): void {
+  if (cpus === undefined) return;
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers
+
+const inkwellSpec = (name: string) => ({
+  name,
+  args: ['packages/app/dist/main.js'],
+  env: { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL },
+  readyPath: '/health',
+});
+
+async function startInkwell(name = 'inkwell'): Promise<ServerProcess> {
+  return startServer(inkwellSpec(name), await freePort());
+}
+
+async function startBaseline(fixturesPath: string): Promise<ServerProcess> {
+  return startServer(
+    { name: 'baseline', args: ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath], env: {}, readyPath: '/health' },
+    await freePort(),
+  );
+}
+
+/** A realistic post: about 500 bytes as JSON, like the issue's reference figure. */
+function postInput(i: number, authorId: string, published: boolean) {
+  return {
+    title: `Notes on building a small JSON API, part ${i}`,
+    body:
+      'Ports and adapters keep the rules of the domain apart from the HTTP framework and the database driver. ' +
+      'Each use case validates its input, talks to a repository through a port, and returns plain data. ' +
+      `The adapters translate: routes to use cases, errors to statuses, documents to entities. Post number ${i}.`,
+    authorId,
+    published,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phases
+
+async function measureStartup(): Promise<{ runsMs: number[]; medianMs: number }> {
+  const runsMs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const server = await startInkwell(`inkwell start-up ${i + 1}`);
+    runsMs.push(server.startMs);
+    await server.stop();
+  }
+  log(`start to first response: ${runsMs.map((run) => `${Math.round(run)} ms`).join(', ')}`);
+  return { runsMs, medianMs: median(runsMs) };
+}
+
+interface Seeded {
+  readonly token: string;
+  readonly userId: string;
+  readonly postIds: string[];
+}
+
+async function seed(server: ServerProcess): Promise<Seeded> {
+  const signups = await Promise.all(
+    Array.from({ length: LOGIN_USERS }, (_, i) =>
+      sendExpecting<{ token: string; user: { id: string } }>(
+        server.url,
+        { method: 'POST', path: '/auth/signup', body: JSON.stringify({ email: `bench-user-${i}@example.com`, name: `Bench ${i}`, password: PASSWORD }) },
+        201,
+      ),
+    ),
+  );
+  const userId = (signups[0] as { user: { id: string } }).user.id;
+  const postIds: string[] = [];
+  const started = performance.now();
+  await sendMany(server.url, SEEDED_POSTS, 16, (i) => ({ method: 'POST', path: '/posts', body: JSON.stringify(postInput(i, userId, true)) }), 201);
+  // The ids, from the list itself (newest first).
+  for (let page = 1; page <= SEEDED_POSTS / 100; page++) {
+    const list = await sendExpecting<{ posts: Array<{ id: string }> }>(server.url, { method: 'GET', path: `/posts?page=${page}&perPage=100` }, 200);
+    for (const post of list.posts) postIds.push(post.id);
+  }
+  log(`seeded ${LOGIN_USERS} users and ${SEEDED_POSTS} published posts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { token: (signups[0] as { token: string }).token, userId, postIds };
+}
+
+function endpointsFor(seeded: Seeded): Array<Endpoint & { target: number }> {
+  const postBody = JSON.stringify(postInput(0, seeded.userId, false));
+  const get = (name: string, path: string, target: number) => ({
+    name,
+    target,
+    call: { method: 'GET', path },
+    work: 'stringify' as const,
+    wrk: { script: 'get' as const, args: [] },
+  });
+  return [
+    get('GET /posts/:id', `/posts/${seeded.postIds[SEEDED_POSTS / 2] as string}`, 0.75),
+    get('GET /posts?page=1&perPage=20', '/posts?page=1&perPage=20', 0.7),
+    get('GET /posts?page=400&perPage=20', '/posts?page=400&perPage=20', 0.7),
+    {
+      name: 'GET /me',
+      target: 0.7,
+      call: { method: 'GET', path: '/me', headers: { Authorization: `Bearer ${seeded.token}` } },
+      work: 'verify-token',
+      wrk: { script: 'get', args: [seeded.token] },
+    },
+    {
+      name: 'POST /posts',
+      target: 0.5,
+      call: { method: 'POST', path: '/posts', body: postBody },
+      work: 'parse-body',
+      wrk: { script: 'post-json', args: [postBody] },
+    },
+  ];
+}
+
+function checkClean(result: WrkResult, what: string): void {
+  if (result.non2xx > 0 || result.socketErrors > 0)
+    log(`  warning: ${what}: ${result.non2xx} non-2xx responses, ${result.socketErrors} socket errors`);
+}
+
+async function abEndpoint(
+  endpoint: Endpoint & { target: number },
+  inkwell: ServerProcess,
+  baseline: ServerProcess,
+): Promise<AbEndpointResult> {
+  const same = await compareResponses(inkwell.url, baseline.url, endpoint.call);
+  if (!same.identical) throw new Error(`${endpoint.name}: the baseline does not answer like inkwell: ${same.detail}`);
+  const load = async (server: ServerProcess, seconds: number) => {
+    const before = server.cpuMicros();
+    const result = await runWrk({ url: `${server.url}${endpoint.call.path}`, script: endpoint.wrk.script, args: endpoint.wrk.args, connections: CONNECTIONS, seconds, cpus: WRK_CPUS });
+    return { ...result, cpuUs: (server.cpuMicros() - before) / result.requests };
+  };
+
+  log(`${endpoint.name} (same bytes: ${same.detail})`);
+  let inkwellRequests = 1 + (await load(inkwell, WARMUP)).requests;
+  await load(baseline, WARMUP);
+  const rounds: AbRound[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const a = await load(inkwell, SECONDS);
+    inkwellRequests += a.requests;
+    const b = await load(baseline, SECONDS);
+    checkClean(a, `inkwell ${endpoint.name}`);
+    checkClean(b, `baseline ${endpoint.name}`);
+    const { cpuUs: inkwellCpuUs, ...inkwellResult } = a;
+    const { cpuUs: baselineCpuUs, ...baselineResult } = b;
+    rounds.push({ round, inkwell: inkwellResult, baseline: baselineResult, ratio: a.rps / b.rps, inkwellCpuUs, baselineCpuUs, cpuRatio: baselineCpuUs / inkwellCpuUs });
+    log(
+      `  round ${round}: inkwell ${Math.round(a.rps)} req/s (p99 ${a.p99Ms.toFixed(2)} ms, ${inkwellCpuUs.toFixed(1)} µs CPU/req), ` +
+        `baseline ${Math.round(b.rps)} req/s (p99 ${b.p99Ms.toFixed(2)} ms, ${baselineCpuUs.toFixed(1)} µs CPU/req), ratio ${(a.rps / b.rps).toFixed(3)}, CPU ratio ${(baselineCpuUs / inkwellCpuUs).toFixed(3)}`,
+    );
+  }
+  const pick = (f: (r: AbRound) => number) => median(rounds.map(f));
+  return {
+    name: endpoint.name,
+    target: endpoint.target,
+    sameBytes: same.detail,
+    inkwellRequests,
+    rounds,
+    median: {
+      ratio: pick((r) => r.ratio),
+      cpuRatio: pick((r) => r.cpuRatio),
+      inkwellCpuUs: pick((r) => r.inkwellCpuUs),
+      baselineCpuUs: pick((r) => r.baselineCpuUs),
+      inkwellRps: pick((r) => r.inkwell.rps),
+      baselineRps: pick((r) => r.baseline.rps),
+      inkwellP50Ms: pick((r) => r.inkwell.p50Ms),
+      inkwellP99Ms: pick((r) => r.inkwell.p99Ms),
+      baselineP50Ms: pick((r) => r.baseline.p50Ms),
+      baselineP99Ms: pick((r) => r.baseline.p99Ms),
+    },
+  };
+}
+
+async function loginStorm(inkwell: ServerProcess, probePath: string): Promise<LoginStormResult> {
+  // The pool needs every core: no pinning for this phase, for the server or the bare pool.
+  pin(inkwell.pid, canPin ? ALL_CPUS : undefined);
+  const hashThreads = CORES; // HASH_WORKERS' default
+  const appRequire = createRequire(`${repositoryRoot}packages/app/package.json`);
+  const { hashSync } = appRequire('bcryptjs') as { hashSync: (password: string, cost: number) => string };
+  const hash = hashSync(PASSWORD, 12);
+
+  const bareComparesPerSecond = await bareCompareRate(hashThreads, STORM_SECONDS, PASSWORD, hash);
+  log(`bare bcryptjs in ${hashThreads} worker threads: ${bareComparesPerSecond.toFixed(2)} compares/s`);
+
+  const probeUrl = `${inkwell.url}${probePath}`;
+  const probeIdle = await probe(probeUrl, PROBE_PER_SECOND, 5);
+  log(`probe idle: p50 ${probeIdle.p50Ms.toFixed(2)} ms, p99 ${probeIdle.p99Ms.toFixed(2)} ms`);
+
+  const bodies = Array.from({ length: LOGIN_USERS }, (_, i) => JSON.stringify({ email: `bench-user-${i}@example.com`, password: PASSWORD }));
+  const [storm, probeDuringStorm] = await Promise.all([
+    runWrk({ url: `${inkwell.url}/auth/login`, script: 'rotate-json', args: bodies, connections: STORM_CONNECTIONS, seconds: STORM_SECONDS }),
+    probe(probeUrl, PROBE_PER_SECOND, STORM_SECONDS),
+  ]);
+  const loginsPerSecond = (storm.requests - storm.non2xx) / storm.seconds;
+  log(
+    `login storm: ${loginsPerSecond.toFixed(2)} logins/s (${storm.non2xx} non-2xx), probe p50 ${probeDuringStorm.p50Ms.toFixed(2)} ms, p99 ${probeDuringStorm.p99Ms.toFixed(2)} ms`,
+  );
+  pin(inkwell.pid, SERVER_CPUS);
+  return {
+    hashThreads,
+    connections: STORM_CONNECTIONS,
+    seconds: STORM_SECONDS,
+    bareComparesPerSecond,
+    loginsPerSecond,
+    non2xx: storm.non2xx,
+    ratio: loginsPerSecond / bareComparesPerSecond,
+    probePerSecond: PROBE_PER_SECOND,
+    probeIdle,
+    probeDuringStorm,
+  };
+}
+
+async function scaleTest(): Promise<ScaleResult> {
+  const server = await startInkwell('inkwell 100k');
+  try {
+    const started = performance.now();
+    await sendMany(server.url, SCALE_POSTS, 32, (i) => ({ method: 'POST', path: '/posts', body: JSON.stringify(postInput(i, 'scale-author', true)) }), 201);
+    const seedSeconds = (performance.now() - started) / 1000;
+    const total = (await sendExpecting<{ pagination: { total: number } }>(server.url, { method: 'GET', path: '/posts?perPage=1' }, 200)).pagination.total;
+    log(`seeded ${total} published posts in ${seedSeconds.toFixed(1)} s`);
+    pin(server.pid, SERVER_CPUS);
+
+    const load = (page: number, seconds: number) =>
+      runWrk({ url: `${server.url}/posts?page=${page}&perPage=20`, script: 'get', connections: CONNECTIONS, seconds, cpus: WRK_CPUS });
+    await load(1, WARMUP);
+    await load(5000, WARMUP);
+    const first: WrkResult[] = [];
+    const deep: WrkResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      first.push(await load(1, SECONDS));
+      deep.push(await load(5000, SECONDS));
+    }
+    const summary = (results: WrkResult[]) => ({
+      rps: median(results.map((r) => r.rps)),
+      p50Ms: median(results.map((r) => r.p50Ms)),
+      p99Ms: median(results.map((r) => r.p99Ms)),
+    });
+    const page1 = summary(first);
+    const page5000 = summary(deep);
+    log(`page 1: ${Math.round(page1.rps)} req/s, page 5000: ${Math.round(page5000.rps)} req/s`);
+
+    const repository = await repositoryPageCost(SCALE_POSTS, 20, 5000);
+    log(`repository: page 1 ${repository.first.toFixed(2)} µs, page 5000 ${repository.deep.toFixed(2)} µs per call`);
+    return {
+      posts: total,
+      seedSeconds,
+      http: { page1, page5000, ratio: page5000.rps / page1.rps },
+      repository: { page1MicrosPerCall: repository.first, page5000MicrosPerCall: repository.deep, ratio: repository.deep / repository.first },
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+
+function commit(): string {
+  try {
+    const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repositoryRoot, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: repositoryRoot, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${hash}+changes` : hash;
+  } catch {
+    return 'unknown';
+  }
+}
+
+const emptyMemory: Memory = { rssMB: Number.NaN, peakRssMB: Number.NaN };
+
+/** The 1, 5 and 15 minute load averages. */
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
+
+async function main(): Promise<void> {
+  const loadAtStart = loadAverage();
+  const wrk = ensureWrk();
+  mkdirSync(rawDir, { recursive: true });
+  const begun = performance.now();
+  log(`${wrk}; ${CORES} CPUs; ${canPin ? `server on CPU ${SERVER_CPUS}, wrk on CPU ${WRK_CPUS}` : 'no CPU pinning'}; load average ${loadAtStart}`);
+  if (Number(loadAtStart.split(' ')[0]) > 0.5) log('warning: the machine is busy (load average above 0.5): req/s will be noisy; the CPU ratios less so');
+
+  const startup = runs('startup') ? await measureStartup() : { runsMs: [], medianMs: Number.NaN };
+
+  const inkwell = await startInkwell();
+  let baseline: ServerProcess | undefined;
+  const endpoints: AbEndpointResult[] = [];
+  let storm: LoginStormResult | undefined;
+  let afterReads: Memory;
+  let afterLogins = emptyMemory;
+  let afterPosts = { ...emptyMemory, postsStored: 0 };
+  try {
+    const seeded = await seed(inkwell);
+    const all = endpointsFor(seeded);
+    const fixtures = await Promise.all(all.map((endpoint) => captureFixture(inkwell.url, endpoint)));
+    const fixturesPath = `${rawDir}baseline-fixtures.json`;
+    writeFileSync(fixturesPath, JSON.stringify({ jwtSecret: JWT_SECRET, fixtures }, null, 2));
+    baseline = await startBaseline(fixturesPath);
+    pin(inkwell.pid, SERVER_CPUS);
+    pin(baseline.pid, SERVER_CPUS);
+
+    if (runs('reads')) for (const endpoint of all.filter((e) => e.call.method === 'GET')) endpoints.push(await abEndpoint(endpoint, inkwell, baseline));
+    afterReads = inkwell.memory();
+    log(`inkwell RSS after the read load: ${afterReads.rssMB.toFixed(1)} MB`);
+
+    if (runs('logins')) {
+      storm = await loginStorm(inkwell, all[0]?.call.path as string);
+      afterLogins = inkwell.memory();
+      log(`inkwell RSS after the login storm: ${afterLogins.rssMB.toFixed(1)} MB`);
+    }
+
+    if (runs('posts')) {
+      const posts = await abEndpoint(all.find((e) => e.call.method === 'POST') as Endpoint & { target: number }, inkwell, baseline);
+      endpoints.push(posts);
+      afterPosts = { ...inkwell.memory(), postsStored: SEEDED_POSTS + posts.inkwellRequests };
+      log(`inkwell RSS after the POST /posts rounds: ${afterPosts.rssMB.toFixed(1)} MB, ${afterPosts.postsStored} posts stored`);
+    }
+  } finally {
+    await Promise.all([inkwell.stop(), baseline?.stop()]);
+  }
+
+  const scale = runs('scale') ? await scaleTest() : undefined;
+
+  const results: BenchResults = {
+    environment: {
+      date: new Date().toISOString(),
+      commit: commit(),
+      node: process.versions.node,
+      cpu: cpus()[0]?.model.trim() ?? 'unknown',
+      cores: CORES,
+      wrk,
+      pinning: canPin ? `server and baseline pinned to CPU ${SERVER_CPUS}, wrk to CPU ${WRK_CPUS} (taskset); the login storm unpinned` : 'no CPU pinning',
+      rounds: ROUNDS,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP,
+      connections: CONNECTIONS,
+      logLevel: LOG_LEVEL,
+      seededPosts: SEEDED_POSTS,
+      loadAverage: { start: loadAtStart, end: loadAverage() },
+    },
+    startup,
+    endpoints,
+    loginStorm: storm as LoginStormResult,
+    memory: { afterReads, afterLogins, afterPosts },
+    scale: scale as ScaleResult,
+  };
+  if (only !== null) {
+    writeFileSync(`${rawDir}partial.json`, `${JSON.stringify(results, null, 2)}\n`);
+    log(`partial run (--only): figures in bench/results/raw/partial.json; latest.* left alone`);
+    return;
+  }
+  const markdown = markdownReport(results);
+  writeFileSync(`${resultsDir}latest.json`, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(`${resultsDir}latest.md`, markdown);
+  writeFileSync(`${resultsDir}ratios.svg`, ratiosSvg(results));
+  if (options['update-readme']) updateReadme(markdown);
+  log(`\n${markdown}`);
+  log(`wrote bench/results/latest.json, latest.md and ratios.svg in ${((performance.now() - begun) / 60_000).toFixed(1)} min`);
+}
+
+/** Replaces the text between the README's bench markers with the new table. */
+function updateReadme(markdown: string): void {
+  const path = `${repositoryRoot}README.md`;
+  const readme = readFileSync(path, 'utf8');
+  const [begin, end] = ['<!-- bench:begin -->', '<!-- bench:end -->'];
+  const from = readme.indexOf(begin);
+  const to = readme.indexOf(end);
+  if (from < 0 || to < from) {
+    log('README has no bench markers: left alone');
+    return;
+  }
+  writeFileSync(path, `${readme.slice(0, from + begin.length)}\n${markdown}${readme.slice(to)}`);
+  log('README table updated');
+}
+
+await main();
