@@ -1,0 +1,9 @@
+// A child process for logger.test.ts: logs `count` lines through inkwell's real stdout logger,
+// then ends at once, with `process.exit` or with an uncaught exception, as argv says.
+import { createLogger } from '../logger.js';
+
+const [count, ending] = [Number(process.argv[2]), process.argv[3]];
+const logger = createLogger('info');
+for (let i = 0; i < count; i++) logger.info({ i, filler: 'x'.repeat(100) }, 'line');
+if (ending === 'throw') throw new Error('crash right after logging');
+process.exit(0);
