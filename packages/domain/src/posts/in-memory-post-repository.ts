@@ -7,11 +7,12 @@ type SortKey = Pick<Post, 'createdAt' | 'id'>;
 /**
  * Posts in process memory. Published posts are also kept in one array sorted oldest first
  * (new posts usually append), so a page is a slice from the end: O(log n + perPage) per
- * request instead of a sort of every post. Stored posts are frozen and replaced, never mutated.
+ * request instead of a sort of every post. The array holds the posts themselves, so a page
+ * needs no look-up per post. Stored posts are frozen and replaced, never mutated.
  */
 export function createInMemoryPostRepository(): PostRepository {
   const byId = new Map<string, Post>();
-  const published: SortKey[] = [];
+  const published: Post[] = [];
   const nextId = sequentialIds();
 
   /** The index of the first key that sorts after `key` (oldest first). */
@@ -27,12 +28,18 @@ export function createInMemoryPostRepository(): PostRepository {
   }
 
   function addToPublished(post: Post): void {
-    published.splice(upperBound(post), 0, { createdAt: post.createdAt, id: post.id });
+    published.splice(upperBound(post), 0, post);
+  }
+
+  /** Where `post` (by its sort key, which never changes) sits in `published`, or -1. */
+  function publishedIndex(post: SortKey): number {
+    const index = upperBound(post) - 1;
+    return published[index]?.id === post.id ? index : -1;
   }
 
   function removeFromPublished(post: Post): void {
-    const index = upperBound(post) - 1;
-    if (published[index]?.id === post.id) published.splice(index, 1);
+    const index = publishedIndex(post);
+    if (index >= 0) published.splice(index, 1);
   }
 
   return {
@@ -66,6 +73,10 @@ export function createInMemoryPostRepository(): PostRepository {
       byId.set(id, post);
       if (existing.published && !post.published) removeFromPublished(existing);
       if (!existing.published && post.published) addToPublished(post);
+      if (existing.published && post.published) {
+        const index = publishedIndex(existing);
+        if (index >= 0) published[index] = post;
+      }
       return post;
     },
     async delete(id) {
@@ -79,7 +90,7 @@ export function createInMemoryPostRepository(): PostRepository {
       const end = Math.max(published.length - offset, 0);
       const start = Math.max(end - limit, 0);
       const posts: Post[] = [];
-      for (let i = end - 1; i >= start; i--) posts.push(byId.get((published[i] as SortKey).id) as Post);
+      for (let i = end - 1; i >= start; i--) posts.push(published[i] as Post);
       return { posts, total: published.length };
     },
     async countPublished() {
