@@ -3,6 +3,10 @@
 // answered (captured by bench/run.ts): a response is kept as a parsed object and stringified per
 // request, `GET /me` verifies its bearer token with jose (HS256, key imported once) and
 // `POST /posts` parses its JSON body. Usage: node --import tsx bench/baseline-server.ts FIXTURES.json
+//
+// With `--hono` it does the same work behind a bare Hono app on @hono/node-server, with inkwell's
+// route shapes (`/posts/:id`, `/posts`, `/me`): not the baseline, a diagnostic of how much of the
+// ceiling the framework alone leaves (bench/run.ts's `diagnostics` phase).
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -42,6 +46,8 @@ interface Route {
   /** The header object in inkwell's order; only `Content-Length` changes per response. */
   readonly headers: Record<string, string | number>;
   readonly lengthHeader: string;
+  /** The same headers without `Content-Length`, for the Hono variant. */
+  readonly responseHeaders: Readonly<Record<string, string>>;
 }
 
 const routes = new Map<string, Route>();
@@ -52,7 +58,8 @@ for (const fixture of fixtures) {
     if (name.toLowerCase() === 'content-length') lengthHeader = name;
     headers[name] = value;
   }
-  routes.set(`${fixture.method} ${fixture.path}`, { fixture, headers, lengthHeader });
+  const responseHeaders = Object.fromEntries(fixture.headers.filter(([name]) => name.toLowerCase() !== 'content-length'));
+  routes.set(`${fixture.method} ${fixture.path}`, { fixture, headers, lengthHeader, responseHeaders });
 }
 
 function answer(res: ServerResponse, route: Route): void {
@@ -107,7 +114,49 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   }
 }
 
-const server = createServer(handle);
+/** The fixture's answer as a fetch Response, for the Hono variant. */
+async function respond(route: Route | undefined, request: Request): Promise<Response> {
+  if (!route) return new Response('{}', { status: 404, headers: { 'Content-Type': 'application/json' } });
+  const { fixture } = route;
+  if (fixture.work === 'verify-token' && !(await verifiedBearer(request.headers.get('authorization') ?? undefined)))
+    return new Response('{}', { status: 401, headers: { 'Content-Type': 'application/json' } });
+  if (fixture.work === 'parse-body') {
+    try {
+      JSON.parse(await request.text());
+    } catch {
+      return new Response('{}', { status: 400, headers: { 'Content-Type': 'application/json' } });
+    }
+  }
+  // A plain header object, as inkwell's json-response.ts does: the cheapest form for @hono/node-server.
+  return new Response(JSON.stringify(fixture.body), { status: fixture.status, headers: { ...route.responseHeaders } });
+}
+
+interface HonoContext {
+  readonly req: { readonly raw: Request; readonly method: string };
+  readonly env: { readonly incoming: IncomingMessage };
+}
+interface HonoApp {
+  on(methods: string[], path: string, handler: (c: HonoContext) => Promise<Response>): HonoApp;
+  get(path: string, handler: (c: HonoContext) => Response): HonoApp;
+  fetch: (request: Request, env: unknown) => Response | Promise<Response>;
+}
+
+/** The same answers through Hono's router and @hono/node-server's Request/Response bridge. */
+async function honoListener(): Promise<(req: IncomingMessage, res: ServerResponse) => void> {
+  const load = async (name: string) => import(pathToFileURL(appRequire.resolve(name)).href);
+  const { Hono } = (await load('hono')) as { Hono: new () => HonoApp };
+  const { getRequestListener } = (await load('@hono/node-server')) as {
+    getRequestListener: (fetch: HonoApp['fetch']) => (req: IncomingMessage, res: ServerResponse) => void;
+  };
+  const app = new Hono();
+  app.get('/health', () => new Response('{"status":"ok"}', { headers: { 'Content-Type': 'application/json' } }));
+  // The raw URL keeps the query string, which the fixtures are keyed by, without parsing a URL.
+  const handler = (c: HonoContext) => respond(routes.get(`${c.req.method} ${c.env.incoming.url}`), c.req.raw);
+  for (const path of ['/posts/:id', '/posts', '/me']) app.on(['GET', 'POST'], path, handler);
+  return getRequestListener(app.fetch);
+}
+
+const server = createServer(process.argv.includes('--hono') ? await honoListener() : handle);
 server.listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
 process.on('SIGTERM', () => {
   server.close(() => process.exit(0));

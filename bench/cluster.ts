@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { sendExpecting, sendMany } from './lib/http-client.js';
-import { freePort, repositoryRoot, startServer } from './lib/processes.js';
+import { freePort, inkwellArgs, repositoryRoot, startServer } from './lib/processes.js';
 import { median } from './lib/stats.js';
 import { runWrk } from './lib/wrk.js';
 
@@ -31,7 +31,7 @@ async function measure(workers: number): Promise<Figures> {
   const server = await startServer(
     {
       name: `inkwell ×${workers}`,
-      args: ['packages/app/dist/main.js'],
+      args: [...inkwellArgs],
       env: {
         DB_URL: MONGODB_URL,
         DB_DATABASE: DATABASE,

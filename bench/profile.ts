@@ -2,18 +2,18 @@
 // endpoint with wrk, stops it, and prints the top frames by self time (and by inclusive time
 // for inkwell's own code and the libraries on the request path).
 //
-//   pnpm -s build && tsx bench/profile.ts [get-post|list|list-deep|me|create] [--seconds 8]
+//   pnpm -s build && tsx bench/profile.ts [get-post|list|list-deep|me|create] [--seconds 8] [--log-level warn]
 //
 // The .cpuprofile stays in bench/results/raw/profiles/ (open it in Chrome DevTools or speedscope).
 import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sendExpecting, sendMany } from './lib/http-client.js';
-import { freePort, repositoryRoot, startServer } from './lib/processes.js';
+import { freePort, inkwellArgs, repositoryRoot, startServer } from './lib/processes.js';
 import { runWrk } from './lib/wrk.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { seconds: { type: 'string', default: '8' }, top: { type: 'string', default: '25' } },
+  options: { seconds: { type: 'string', default: '8' }, top: { type: 'string', default: '25' }, 'log-level': { type: 'string', default: 'info' } },
 });
 const scenario = positionals[0] ?? 'get-post';
 const profileDir = `${repositoryRoot}bench/results/raw/profiles/`;
@@ -73,8 +73,8 @@ function summarise(profile: CpuProfile, top: number): string {
 const server = await startServer(
   {
     name: 'inkwell (profiled)',
-    args: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, 'packages/app/dist/main.js'],
-    env: { DB_URL: 'memory:', JWT_SECRET: 'bench-secret-0123456789abcdef-0123456789abcdef', NODE_ENV: 'production', LOG_LEVEL: 'info' },
+    args: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...inkwellArgs],
+    env: { DB_URL: 'memory:', JWT_SECRET: 'bench-secret-0123456789abcdef-0123456789abcdef', NODE_ENV: 'production', LOG_LEVEL: values['log-level'] },
     readyPath: '/health',
   },
   await freePort(),

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { captureFixture, compareResponses, type Endpoint } from './lib/fixtures.js';
 import { sendExpecting, sendMany } from './lib/http-client.js';
 import { bareCompareRate, probe } from './lib/login-storm.js';
-import { freePort, repositoryRoot, startServer, type Memory, type ServerProcess } from './lib/processes.js';
+import { freePort, inkwellArgs, repositoryRoot, startServer, type Memory, type ServerProcess } from './lib/processes.js';
 import { markdownReport, ratiosSvg } from './lib/report.js';
 import type { AbEndpointResult, AbRound, BenchResults, LoginStormResult, ScaleResult } from './lib/results.js';
 import { repositoryPageCost } from './lib/scale.js';
@@ -36,7 +36,7 @@ const SECONDS = Number(options.seconds);
 const WARMUP = Number(options.warmup);
 const CONNECTIONS = Number(options.connections);
 const only = options.only ? new Set(options.only.split(',')) : null;
-const runs = (phase: 'reads' | 'logins' | 'posts' | 'scale' | 'startup') => only === null || only.has(phase);
+const runs = (phase: 'reads' | 'logins' | 'posts' | 'scale' | 'startup' | 'diagnostics') => only === null || only.has(phase);
 
 const SEEDED_POSTS = 10_000;
 const SCALE_POSTS = 100_000;
@@ -93,22 +93,20 @@ function pin(pid: number, cpus: string | undefined): void {
 // ---------------------------------------------------------------------------------------------
 // Servers
 
-const inkwellSpec = (name: string) => ({
+const inkwellSpec = (name: string, logLevel: string) => ({
   name,
-  args: ['packages/app/dist/main.js'],
-  env: { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL },
+  args: [...inkwellArgs],
+  env: { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel },
   readyPath: '/health',
 });
 
-async function startInkwell(name = 'inkwell'): Promise<ServerProcess> {
-  return startServer(inkwellSpec(name), await freePort());
+async function startInkwell(name = 'inkwell', logLevel = LOG_LEVEL): Promise<ServerProcess> {
+  return startServer(inkwellSpec(name, logLevel), await freePort());
 }
 
-async function startBaseline(fixturesPath: string): Promise<ServerProcess> {
-  return startServer(
-    { name: 'baseline', args: ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath], env: {}, readyPath: '/health' },
-    await freePort(),
-  );
+async function startBaseline(fixturesPath: string, variant: 'node:http' | 'hono' = 'node:http'): Promise<ServerProcess> {
+  const args = ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath, ...(variant === 'hono' ? ['--hono'] : [])];
+  return startServer({ name: variant === 'hono' ? 'bare Hono' : 'baseline', args, env: {}, readyPath: '/health' }, await freePort());
 }
 
 /** A realistic post: about 500 bytes as JSON, like the issue's reference figure. */
@@ -229,8 +227,8 @@ async function abEndpoint(
     const { cpuUs: baselineCpuUs, ...baselineResult } = b;
     rounds.push({ round, inkwell: inkwellResult, baseline: baselineResult, ratio: a.rps / b.rps, inkwellCpuUs, baselineCpuUs, cpuRatio: baselineCpuUs / inkwellCpuUs });
     log(
-      `  round ${round}: inkwell ${Math.round(a.rps)} req/s (p99 ${a.p99Ms.toFixed(2)} ms, ${inkwellCpuUs.toFixed(1)} µs CPU/req), ` +
-        `baseline ${Math.round(b.rps)} req/s (p99 ${b.p99Ms.toFixed(2)} ms, ${baselineCpuUs.toFixed(1)} µs CPU/req), ratio ${(a.rps / b.rps).toFixed(3)}, CPU ratio ${(baselineCpuUs / inkwellCpuUs).toFixed(3)}`,
+      `  round ${round}: ${inkwell.name} ${Math.round(a.rps)} req/s (p99 ${a.p99Ms.toFixed(2)} ms, ${inkwellCpuUs.toFixed(1)} µs CPU/req), ` +
+        `${baseline.name} ${Math.round(b.rps)} req/s (p99 ${b.p99Ms.toFixed(2)} ms, ${baselineCpuUs.toFixed(1)} µs CPU/req), ratio ${(a.rps / b.rps).toFixed(3)}, CPU ratio ${(baselineCpuUs / inkwellCpuUs).toFixed(3)}`,
     );
   }
   const pick = (f: (r: AbRound) => number) => median(rounds.map(f));
@@ -373,6 +371,8 @@ async function main(): Promise<void> {
   let afterReads: Memory;
   let afterLogins = emptyMemory;
   let afterPosts = { ...emptyMemory, postsStored: 0 };
+  let withoutAccessLog: AbEndpointResult | undefined;
+  const bareHono: AbEndpointResult[] = [];
   try {
     const seeded = await seed(inkwell);
     const all = endpointsFor(seeded);
@@ -398,6 +398,35 @@ async function main(): Promise<void> {
       endpoints.push(posts);
       afterPosts = { ...inkwell.memory(), postsStored: SEEDED_POSTS + posts.inkwellRequests };
       log(`inkwell RSS after the POST /posts rounds: ${afterPosts.rssMB.toFixed(1)} MB, ${afterPosts.postsStored} posts stored`);
+    }
+
+    if (runs('diagnostics')) {
+      // Not a target: the same A/B for GET /posts/:id against an inkwell without the access line,
+      // to show what the per-request log line costs on the smallest answer.
+      // Seeding runs requests concurrently, so its data differs in ids: it gets a baseline of its own answer.
+      const quiet = await startInkwell('inkwell (LOG_LEVEL=warn)', 'warn');
+      let quietBaseline: ServerProcess | undefined;
+      try {
+        const getPost = endpointsFor(await seed(quiet))[0] as Endpoint & { target: number };
+        const quietFixturesPath = `${rawDir}baseline-fixtures-quiet.json`;
+        writeFileSync(quietFixturesPath, JSON.stringify({ jwtSecret: JWT_SECRET, fixtures: [await captureFixture(quiet.url, getPost)] }));
+        quietBaseline = await startBaseline(quietFixturesPath);
+        pin(quiet.pid, SERVER_CPUS);
+        pin(quietBaseline.pid, SERVER_CPUS);
+        withoutAccessLog = { ...(await abEndpoint(getPost, quiet, quietBaseline)), name: `${getPost.name}, LOG_LEVEL=warn` };
+      } finally {
+        await Promise.all([quiet.stop(), quietBaseline?.stop()]);
+      }
+      // Not a target either: the baseline's own work behind a bare Hono app on @hono/node-server,
+      // the framework's floor for the two smallest answers.
+      const hono = await startBaseline(fixturesPath, 'hono');
+      try {
+        pin(hono.pid, SERVER_CPUS);
+        for (const endpoint of [all[0], all.find((e) => e.call.path === '/me')] as Array<Endpoint & { target: number }>)
+          bareHono.push({ ...(await abEndpoint(endpoint, hono, baseline)), name: `${endpoint.name}, bare Hono` });
+      } finally {
+        await hono.stop();
+      }
     }
   } finally {
     await Promise.all([inkwell.stop(), baseline?.stop()]);
@@ -427,6 +456,7 @@ async function main(): Promise<void> {
     loginStorm: storm as LoginStormResult,
     memory: { afterReads, afterLogins, afterPosts },
     scale: scale as ScaleResult,
+    diagnostics: { withoutAccessLog, bareHono },
   };
   if (only !== null) {
     writeFileSync(`${rawDir}partial.json`, `${JSON.stringify(results, null, 2)}\n`);

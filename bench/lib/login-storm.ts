@@ -11,8 +11,11 @@ const bcryptjsPath = createRequire(new URL('../../packages/app/package.json', im
  * no pool library, no queue. It is the ceiling for logins/s on this machine with that many threads.
  */
 export async function bareCompareRate(threads: number, seconds: number, password: string, hash: string): Promise<number> {
+  // At the priority inkwell's hashing threads run at (password-hash-worker.ts), so that other
+  // work on the machine takes the same share from both.
   const code = `
     const { parentPort, workerData } = require('node:worker_threads');
+    try { require('node:os').setPriority(0, 10); } catch {}
     const { compareSync } = require(workerData.bcryptjsPath);
     const deadline = Date.now() + workerData.ms;
     let count = 0;

@@ -7,6 +7,17 @@ import { fileURLToPath } from 'node:url';
 /** The repository root, where commands run. */
 export const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 
+/**
+ * How `pnpm start` runs the built server (`node <flags> packages/app/dist/main.js`), read from the
+ * root package.json, so the benchmarks measure inkwell as it is started, V8 flags included.
+ */
+export const inkwellArgs: readonly string[] = (() => {
+  const start = (JSON.parse(readFileSync(`${repositoryRoot}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const command = /\bnode ((?:--\S+ )*)packages\/app\/dist\/main\.js/.exec(start);
+  if (!command) throw new Error(`package.json's start script does not run node … packages/app/dist/main.js: ${start}`);
+  return [...(command[1] as string).split(' ').filter(Boolean), 'packages/app/dist/main.js'];
+})();
+
 /** A server process under test. */
 export interface ServerProcess {
   readonly name: string;

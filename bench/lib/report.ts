@@ -1,4 +1,4 @@
-import type { BenchResults } from './results.js';
+import type { AbEndpointResult, BenchResults } from './results.js';
 import { round } from './stats.js';
 
 /** The issue's targets that are not per-endpoint ratios. */
@@ -70,6 +70,14 @@ export function markdownReport(results: BenchResults): string {
       `\`page=5000\` ${rps(scale.http.page5000.rps)} req/s (p99 ${ms(scale.http.page5000.p99Ms)} ms); the repository alone: ` +
       `${scale.repository.page1MicrosPerCall.toFixed(2)} µs vs ${scale.repository.page5000MicrosPerCall.toFixed(2)} µs per page.`,
   );
+  const diagnostic = (result: AbEndpointResult, what: string) =>
+    lines.push(
+      `- Diagnostic, not a target: \`${result.name}\` (${what}) against the same baseline: ` +
+        `**${result.median.ratio.toFixed(2)}×** (${rps(result.median.inkwellRps)} vs ${rps(result.median.baselineRps)} req/s; CPU ${result.median.inkwellCpuUs.toFixed(1)} / ${result.median.baselineCpuUs.toFixed(1)} µs per request, CPU ratio ${result.median.cpuRatio.toFixed(2)}×; rounds ${result.rounds.map((r) => r.ratio.toFixed(2)).join(', ')}).`,
+    );
+  const { withoutAccessLog, bareHono = [] } = results.diagnostics;
+  if (withoutAccessLog) diagnostic(withoutAccessLog, 'inkwell without its access-log line');
+  for (const result of bareHono) diagnostic(result, "the baseline's work behind a bare Hono route: the framework's floor");
   return `${lines.join('\n')}\n`;
 }
 

@@ -101,4 +101,11 @@ export interface BenchResults {
     readonly afterPosts: Memory & { readonly postsStored: number };
   };
   readonly scale: ScaleResult;
+  /** Not targets: runs that show where a gap comes from. */
+  readonly diagnostics: {
+    /** GET /posts/:id against an inkwell started with LOG_LEVEL=warn (no access-log line). */
+    readonly withoutAccessLog?: AbEndpointResult;
+    /** The baseline's own work behind a bare Hono app on @hono/node-server: the framework's floor. */
+    readonly bareHono?: readonly AbEndpointResult[];
+  };
 }

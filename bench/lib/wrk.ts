@@ -37,11 +37,16 @@ export interface WrkRun {
 export function wrkVersion(): string | null {
   try {
     // `wrk -v` prints its banner and exits 1.
-    return execFileSync('wrk', ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).split('\n')[0] ?? '';
+    return shortVersion(execFileSync('wrk', ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
   } catch (error) {
     const output = (error as { stdout?: string }).stdout ?? '';
-    return output.startsWith('wrk') ? (output.split('\n')[0] ?? 'wrk') : null;
+    return output.startsWith('wrk') ? shortVersion(output) : null;
   }
+}
+
+/** `wrk debian/4.1.0-3+b2 [epoll] Copyright …` → `wrk debian/4.1.0-3+b2`. */
+function shortVersion(banner: string): string {
+  return (banner.split('\n')[0] ?? 'wrk').replace(/\s*\[.*$/, '');
 }
 
 /** The script wrk runs: the named one with report.lua's `done` appended (wrk takes a single file). */
