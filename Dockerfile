@@ -17,4 +17,6 @@ WORKDIR /app
 COPY --from=build /deploy ./
 USER node
 EXPOSE 3000
-CMD ["node", "dist/main.js"]
+# The same node flags as `pnpm start` (README → Performance: a 4 MB young generation keeps RSS
+# about 20 MB lower at no throughput cost; V8 otherwise sizes it from the machine's RAM).
+CMD ["node", "--max-semi-space-size=4", "dist/main.js"]
