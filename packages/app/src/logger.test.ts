@@ -18,7 +18,15 @@ describe('the stdout logger (asynchronous writes)', () => {
   // 20 000 lines of ~170 bytes: far more than a pipe holds, so most are still pending in the
   // writer when the process ends. None may be lost, and their order must hold.
   const COUNT = 20_000;
-  const indexes = (stdout: string) => stdout.trim().split('\n').map((line) => (JSON.parse(line) as { i: number }).i);
+  const indexes = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const { i, filler } = JSON.parse(line) as { i: number; filler: string };
+        expect(filler.endsWith(' é ✓ 😀')).toBe(true);
+        return i;
+      });
 
   it('writes every line logged before process.exit, in order', async () => {
     const { code, stdout } = await run(COUNT, 'exit');
