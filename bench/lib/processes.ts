@@ -40,8 +40,12 @@ export interface ServerSpec {
   readonly env: Record<string, string>;
   /** CPUs for `taskset -c`, or undefined for no pinning. */
   readonly cpus?: string;
+  /** A command that runs node, such as valgrind with its options (instead of `cpus`). */
+  readonly launcher?: readonly string[];
   /** A path that answers 200 once the server is ready. */
   readonly readyPath: string;
+  /** How long to wait for that answer (20 s). */
+  readonly readyTimeoutMs?: number;
 }
 
 /** A TCP port nobody listens on right now. */
@@ -96,8 +100,9 @@ function readMemory(pid: number): Memory {
  * kept for a failure report) and polls `readyPath` every 2 ms until it answers 200.
  */
 export async function startServer(spec: ServerSpec, port: number): Promise<ServerProcess> {
-  const command = spec.cpus === undefined ? process.execPath : 'taskset';
-  const args = spec.cpus === undefined ? [...spec.args] : ['-c', spec.cpus, process.execPath, ...spec.args];
+  const launcher = spec.launcher ?? (spec.cpus === undefined ? [] : ['taskset', '-c', spec.cpus]);
+  const [command, ...args] = [...launcher, process.execPath, ...spec.args] as [string, ...string[]];
+  const readyTimeoutMs = spec.readyTimeoutMs ?? 20_000;
   const started = performance.now();
   const child: ChildProcess = spawn(command, args, {
     cwd: repositoryRoot,
@@ -115,9 +120,9 @@ export async function startServer(spec: ServerSpec, port: number): Promise<Serve
   for (;;) {
     if (exitedWith !== undefined) throw new Error(`${spec.name} exited (${exitedWith}) before answering:\n${stderr}`);
     if ((await getStatus(`${url}${spec.readyPath}`)) === 200) break;
-    if (performance.now() - started > 20_000) {
+    if (performance.now() - started > readyTimeoutMs) {
       child.kill('SIGKILL');
-      throw new Error(`${spec.name} did not answer within 20 s:\n${stderr}`);
+      throw new Error(`${spec.name} did not answer within ${readyTimeoutMs / 1000} s:\n${stderr}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
