@@ -55,14 +55,7 @@ export const MAX_PENDING_LOG_BYTES = 8 * 1024 * 1024;
  * (issue 6). pino flushes what is pending synchronously on `process.exit` and on an uncaught
  * exception, so only a hard kill can lose lines; lines keep their order. If stdout stops
  * draining, at most MAX_PENDING_LOG_BYTES wait in memory and newer lines are dropped.
- *
- * Lines are queued as Buffers (sonic-boom's buffer mode): in its default string mode every line
- * re-measured the UTF-8 length of all the text still waiting, which cost about 0.6 µs per line
- * more than encoding the line once here (1.4 against 2.0 µs per access line, measured).
  */
 function standardOutput(): DestinationStream {
-  const stdout = pino.destination({ dest: 1, sync: false, minLength: 0, maxLength: MAX_PENDING_LOG_BYTES, contentMode: 'buffer' });
-  // sonic-boom's types declare only write(string); in buffer mode it takes a Buffer.
-  const writeBuffer = stdout.write as unknown as (this: typeof stdout, data: Buffer) => boolean;
-  return { write: (line: string) => writeBuffer.call(stdout, Buffer.from(line)) };
+  return pino.destination({ dest: 1, sync: false, minLength: 0, maxLength: MAX_PENDING_LOG_BYTES });
 }
