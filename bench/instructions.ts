@@ -4,10 +4,12 @@
 // the baseline's work behind a bare Hono route, inkwell with LOG_LEVEL=warn (no access line) and
 // inkwell as benchmarked (LOG_LEVEL=info). Each server runs under callgrind with instrumentation
 // off, takes a warm-up so V8 has optimised the request path, then the counted requests; the count
-// comes from a dump of that window alone. Writes bench/results/instructions.json. Slow (about
-// 2 minutes per server); not part of `pnpm bench`.
+// comes from a dump of that window alone. The warm-up matters: under valgrind V8's background
+// compiles finish late, and after 10 000 requests one run still counted inkwell 35k instructions
+// higher (a hot function not yet optimised); after 20 000, runs agree within about 1%. Writes
+// bench/results/instructions.json. Slow (about 2 minutes per server); not part of `pnpm bench`.
 //
-//   pnpm -s build && tsx bench/instructions.ts [--requests 2000] [--warmup 10000]
+//   pnpm -s build && tsx bench/instructions.ts [--requests 2000] [--warmup 20000]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -15,7 +17,7 @@ import { captureFixture, type Endpoint } from './lib/fixtures.js';
 import { sendExpecting, sendMany } from './lib/http-client.js';
 import { freePort, inkwellArgs, repositoryRoot, startServer, type ServerProcess } from './lib/processes.js';
 
-const { values } = parseArgs({ options: { requests: { type: 'string', default: '2000' }, warmup: { type: 'string', default: '10000' } } });
+const { values } = parseArgs({ options: { requests: { type: 'string', default: '2000' }, warmup: { type: 'string', default: '20000' } } });
 const REQUESTS = Number(values.requests);
 const WARMUP = Number(values.warmup);
 const rawDir = `${repositoryRoot}bench/results/raw/instructions/`;
