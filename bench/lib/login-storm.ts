@@ -67,6 +67,9 @@ export async function probe(url: string, perSecond: number, seconds: number): Pr
     const due = start + i * interval;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    // Timers run on libuv's cached, millisecond clock and can fire a little before `due`; a
+    // request sent early is timed from when it was sent, so no latency comes out negative.
+    const sent = Math.min(due, performance.now());
     const status = await new Promise<number>((resolve) => {
       const req = request(url, { agent }, (res) => {
         res.resume();
@@ -76,7 +79,7 @@ export async function probe(url: string, perSecond: number, seconds: number): Pr
       req.end();
     });
     if (status !== 200) failed++;
-    latencies.push(performance.now() - due);
+    latencies.push(performance.now() - sent);
   }
   agent.destroy();
   return {
