@@ -3,40 +3,68 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const script = fileURLToPath(new URL('./test-support/log-then-exit.ts', import.meta.url));
+const node = [process.execPath, '--conditions=source', '--import', 'tsx', script];
 
-/** Runs log-then-exit.ts and collects its stdout. */
-function run(count: number, ending: 'exit' | 'throw'): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script, String(count), ending], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+/** Runs `command` and collects its stdout, read at once or, with `readAfterMs`, only after that long. */
+function run(command: readonly string[], readAfterMs = 0): Promise<{ code: number | null; stdout: string }> {
+  const [file, ...args] = command as [string, ...string[]];
+  const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  if (readAfterMs > 0) {
+    child.stdout.pause();
+    setTimeout(() => child.stdout.resume(), readAfterMs);
+  }
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout })));
 }
 
-describe('the stdout logger (asynchronous writes)', () => {
-  // 20 000 lines of ~170 bytes: far more than a pipe holds, so most are still pending in the
-  // writer when the process ends. None may be lost, and their order must hold.
+/** The `i` of every line, checking that each line is whole. */
+function indexes(stdout: string): number[] {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const { i, filler } = JSON.parse(line) as { i: number; filler: string };
+      expect(filler.endsWith(' é ✓ 😀')).toBe(true);
+      return i;
+    });
+}
+
+const upTo = (count: number) => Array.from({ length: count }, (_, i) => i);
+
+describe('the stdout logger (batched writes)', () => {
+  // 20 000 lines of ~190 bytes: far more than a pipe holds, so most are still waiting for stdout
+  // when the process ends. None may be lost, and their order must hold.
   const COUNT = 20_000;
-  const indexes = (stdout: string) =>
-    stdout
-      .trim()
-      .split('\n')
-      .map((line) => {
-        const { i, filler } = JSON.parse(line) as { i: number; filler: string };
-        expect(filler.endsWith(' é ✓ 😀')).toBe(true);
-        return i;
-      });
 
   it('writes every line logged before process.exit, in order', async () => {
-    const { code, stdout } = await run(COUNT, 'exit');
+    const { code, stdout } = await run([...node, String(COUNT), 'exit']);
     expect(code).toBe(0);
-    expect(indexes(stdout)).toEqual(Array.from({ length: COUNT }, (_, i) => i));
+    expect(indexes(stdout)).toEqual(upTo(COUNT));
   });
 
   it('writes every line logged before an uncaught exception', async () => {
-    const { code, stdout } = await run(COUNT, 'throw');
+    const { code, stdout } = await run([...node, String(COUNT), 'throw']);
     expect(code).toBe(1);
-    expect(indexes(stdout)).toEqual(Array.from({ length: COUNT }, (_, i) => i));
+    expect(indexes(stdout)).toEqual(upTo(COUNT));
+  });
+
+  it('writes every line when stdout is a full pipe as the process ends', async () => {
+    // 400 lines (75 KB) into a 64 KB pipe whose reader starts a second later, then 300 ms idle
+    // and exit. The asynchronous writer this replaced lost the 21 lines of the write still
+    // waiting for room in the pipe: the process ended under it.
+    const pipeline = `"$0" "$@" | { sleep 1; cat; }`;
+    const { code, stdout } = await run(['sh', '-c', pipeline, ...node, '400', 'exit', 'settle']);
+    expect(code).toBe(0);
+    expect(indexes(stdout)).toEqual(upTo(400));
+  });
+
+  it('keeps every line of two processes that share stdout and end while it is full', async () => {
+    // As the workers of WEB_CONCURRENCY share their primary's stdout and stop together.
+    const { code, stdout } = await run([...node, String(COUNT), 'exit', 'shared'], 500);
+    expect(code).toBe(0);
+    const seen = indexes(stdout);
+    expect(seen).toHaveLength(2 * COUNT);
+    expect(seen.filter((i) => i === COUNT - 1)).toHaveLength(2);
   });
 });
