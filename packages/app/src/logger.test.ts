@@ -59,6 +59,15 @@ describe('the stdout logger (batched writes)', () => {
     expect(indexes(stdout)).toEqual(upTo(400));
   });
 
+  it('has written every line when logger.flush calls back', async () => {
+    // 5 lines: far less than a batch, so all of them are still waiting when flush is called.
+    const { code, stdout } = await run([...node, '5', 'exit', 'flush']);
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines.at(-1)).toBe('flushed');
+    expect(indexes(lines.slice(0, -1).join('\n'))).toEqual(upTo(5));
+  });
+
   it('keeps every line of two processes that share stdout and end while it is full', async () => {
     // As the workers of WEB_CONCURRENCY share their primary's stdout and stop together.
     const { code, stdout } = await run([...node, String(COUNT), 'exit', 'shared'], 500);

@@ -82,12 +82,19 @@ function standardOutput(): DestinationStream {
       // stdout is gone (or the stream already ended) as the process ends: nowhere to report it.
     }
   });
-  stdout = {
+  const destination = {
     write(line: string) {
       stream.write(line);
       // Only while lines come: an idle server sets no timer and makes no write.
       flushTimer ??= setTimeout(flushWaiting, FLUSH_AFTER_MS).unref();
     },
+    // For pino's `logger.flush(cb)`, which would otherwise call back without writing anything.
+    // sonic-boom fsyncs once the lines are written, and stdout is usually a pipe or a socket,
+    // which has every line by then but cannot be fsynced (EINVAL): that is no failure.
+    flush(callback?: (error?: Error) => void) {
+      stream.flush((error) => callback?.(error && (error as NodeJS.ErrnoException).code !== 'EINVAL' ? error : undefined));
+    },
   };
-  return stdout;
+  stdout = destination;
+  return destination;
 }

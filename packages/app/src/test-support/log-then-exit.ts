@@ -2,8 +2,10 @@
 // then ends at once, with `process.exit` or with an uncaught exception, as argv says. A third
 // argument changes the setting: `shared` first starts a copy of itself on the same stdout, as
 // cluster workers share their primary's, and both log at once; `settle` waits 300 ms before the
-// end, so that whatever the writer could hand to stdout in the background has been.
+// end, so that whatever the writer could hand to stdout in the background has been; `flush`
+// calls logger.flush and, once it calls back, writes `flushed` straight to stdout.
 import { spawn } from 'node:child_process';
+import { writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../logger.js';
 
@@ -23,5 +25,9 @@ process.send?.('ready');
 for (let i = 0; i < count; i++) logger.info({ i, filler: `${'x'.repeat(90)} é ✓ 😀` }, 'line');
 if (copyExited) await copyExited;
 if (setting === 'settle') await sleep(300);
+if (setting === 'flush') {
+  await new Promise<void>((resolve, reject) => logger.flush((error) => (error ? reject(error) : resolve())));
+  writeSync(1, 'flushed\n');
+}
 if (ending === 'throw') throw new Error('crash right after logging');
 process.exit(0);
