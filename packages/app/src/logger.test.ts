@@ -3,11 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const script = fileURLToPath(new URL('./test-support/log-then-exit.ts', import.meta.url));
-const node = [process.execPath, '--conditions=source', '--import', 'tsx', script];
+const nodeArgs = ['--conditions=source', '--import', 'tsx', script];
 
-/** Runs `command` and collects its stdout, read at once or, with `readAfterMs`, only after that long. */
-function run(command: readonly string[], readAfterMs = 0): Promise<{ code: number | null; stdout: string }> {
-  const [file, ...args] = command as [string, ...string[]];
+/** Runs `file` and collects its stdout, read at once or, with `readAfterMs`, only after that long. */
+function run(file: string, args: readonly string[], readAfterMs = 0): Promise<{ code: number | null; stdout: string }> {
   const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -38,13 +37,13 @@ describe('the stdout logger (batched writes)', () => {
   const COUNT = 20_000;
 
   it('writes every line logged before process.exit, in order', async () => {
-    const { code, stdout } = await run([...node, String(COUNT), 'exit']);
+    const { code, stdout } = await run(process.execPath, [...nodeArgs, String(COUNT), 'exit']);
     expect(code).toBe(0);
     expect(indexes(stdout)).toEqual(upTo(COUNT));
   });
 
   it('writes every line logged before an uncaught exception', async () => {
-    const { code, stdout } = await run([...node, String(COUNT), 'throw']);
+    const { code, stdout } = await run(process.execPath, [...nodeArgs, String(COUNT), 'throw']);
     expect(code).toBe(1);
     expect(indexes(stdout)).toEqual(upTo(COUNT));
   });
@@ -54,14 +53,14 @@ describe('the stdout logger (batched writes)', () => {
     // and exit. The asynchronous writer this replaced lost the 21 lines of the write still
     // waiting for room in the pipe: the process ended under it.
     const pipeline = `"$0" "$@" | { sleep 1; cat; }`;
-    const { code, stdout } = await run(['sh', '-c', pipeline, ...node, '400', 'exit', 'settle']);
+    const { code, stdout } = await run('sh', ['-c', pipeline, process.execPath, ...nodeArgs, '400', 'exit', 'settle']);
     expect(code).toBe(0);
     expect(indexes(stdout)).toEqual(upTo(400));
   });
 
   it('has written every line when logger.flush calls back', async () => {
     // 5 lines: far less than a batch, so all of them are still waiting when flush is called.
-    const { code, stdout } = await run([...node, '5', 'exit', 'flush']);
+    const { code, stdout } = await run(process.execPath, [...nodeArgs, '5', 'exit', 'flush']);
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
     expect(lines.at(-1)).toBe('flushed');
@@ -70,7 +69,7 @@ describe('the stdout logger (batched writes)', () => {
 
   it('keeps every line of two processes that share stdout and end while it is full', async () => {
     // As the workers of WEB_CONCURRENCY share their primary's stdout and stop together.
-    const { code, stdout } = await run([...node, String(COUNT), 'exit', 'shared'], 500);
+    const { code, stdout } = await run(process.execPath, [...nodeArgs, String(COUNT), 'exit', 'shared'], 500);
     expect(code).toBe(0);
     const seen = indexes(stdout);
     expect(seen).toHaveLength(2 * COUNT);
