@@ -2,4 +2,8 @@
 export { manualClock, fakePasswordHasher, fakeTokenService, type ManualClock } from './test-support/fakes.js';
 export { describeUserRepositoryContract } from './test-support/user-repository.contract.js';
 export { describePostRepositoryContract } from './test-support/post-repository.contract.js';
+export {
+  describeAttemptLimiterContract,
+  type AttemptLimiterContractOptions,
+} from './test-support/attempt-limiter.contract.js';
 export { idsThatNameNothing } from './test-support/ids.js';

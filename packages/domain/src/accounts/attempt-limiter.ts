@@ -7,10 +7,14 @@ export type AttemptVerdict =
 
 /**
  * Counts attempts per key (an e-mail, a client address) against one limit, for the brute-force
- * rules of login and signup. One instance is one rule: its limit, its window and its keys. The
- * in-memory implementation serves one process; several instances behind a load balancer need an
- * implementation over a shared store (Redis `INCR` + `EXPIRE`, a MongoDB TTL collection) so
- * they count together: see the README's Security section.
+ * rules of login and signup. One instance is one rule: its limit, its window and its keys.
+ *
+ * Every implementation means the same (`describeAttemptLimiterContract` in
+ * `@inkwell/domain/testing` checks it): a fixed window per key, opened by the key's first
+ * attempt, allows `max` attempts until it ends; a refused attempt is not counted; the wait
+ * reported is the time left in the window. `createInMemoryAttemptLimiter` counts in one
+ * process; an implementation over a shared store (the MongoDB adapter's) makes every process on
+ * that store count together.
  */
 export interface AttemptLimiter {
   /**
@@ -37,24 +41,39 @@ export function limitedKey(limiter: AttemptLimiter | undefined, key: string | un
 
 /**
  * Takes one attempt on each key, in order. If one refuses, the attempts already taken are
- * given back and `TooManyAttempts` is thrown with that limiter's wait. Returns what was taken,
- * for `giveBackAttempts`.
+ * given back and `TooManyAttempts` is thrown with that limiter's wait; if one fails (its store
+ * is unreachable), they are given back and its error is thrown, so the caller answers without
+ * checking anything: a limit that cannot be counted never lets an attempt through. Returns what
+ * was taken, for `giveBackAttempts`.
  */
 export async function takeAttempts(keys: readonly (LimitedKey | undefined)[]): Promise<LimitedKey[]> {
   const taken: LimitedKey[] = [];
-  for (const entry of keys) {
-    if (entry === undefined) continue;
-    const verdict = await entry.limiter.take(entry.key);
-    if (!verdict.allowed) {
-      await giveBackAttempts(taken);
-      throw new DomainError('TooManyAttempts', undefined, { retryAfterSeconds: verdict.retryAfterSeconds });
+  try {
+    for (const entry of keys) {
+      if (entry === undefined) continue;
+      const verdict = await entry.limiter.take(entry.key);
+      if (!verdict.allowed) {
+        throw new DomainError('TooManyAttempts', undefined, { retryAfterSeconds: verdict.retryAfterSeconds });
+      }
+      taken.push(entry);
     }
-    taken.push(entry);
+  } catch (error) {
+    await giveBackAttempts(taken);
+    throw error;
   }
   return taken;
 }
 
-/** Gives back every attempt `takeAttempts` took. */
+/**
+ * Gives back every attempt `takeAttempts` took. Best effort: a limiter that fails to give one
+ * back (its store just went away) leaves that attempt counted, which errs on the strict side,
+ * and the caller's own outcome is what the client hears.
+ */
 export async function giveBackAttempts(taken: readonly LimitedKey[]): Promise<void> {
-  await Promise.all(taken.map(({ limiter, key }) => limiter.giveBack(key)));
+  await Promise.allSettled(taken.map(({ limiter, key }) => limiter.giveBack(key)));
+}
+
+/** Forgets the count of `entry`'s key, best effort like `giveBackAttempts`. */
+export async function resetAttempts(entry: LimitedKey | undefined): Promise<void> {
+  await entry?.limiter.reset(entry.key).catch(() => undefined);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DomainError } from '../shared/errors.js';
+import type { AttemptLimiter } from './attempt-limiter.js';
 import { fakePasswordHasher, fakeTokenService, manualClock } from '../test-support/fakes.js';
 import { createInMemoryAttemptLimiter } from './in-memory-attempt-limiter.js';
 import { createInMemoryUserRepository } from './in-memory-user-repository.js';
@@ -123,6 +124,24 @@ describe('logIn brute-force limits', () => {
     expect(await outcome(logIn(deps, { email: 'alice@example.com', password: PASSWORD }, from('b')))).toBe('ok');
   });
 
+  it('fails closed when a limiter cannot count: StoreUnavailable, nothing checked, the other attempt given back', async () => {
+    const { deps } = await setup({ perEmail: 5, perAddress: 1 });
+    const emails = deps.loginLimits.failuresPerEmail as AttemptLimiter;
+    vi.spyOn(emails, 'take').mockRejectedValueOnce(new DomainError('StoreUnavailable'));
+    const verify = vi.spyOn(deps.hasher, 'verify');
+    expect(await outcome(logIn(deps, { email: 'alice@example.com', password: PASSWORD }, from('a')))).toBe('StoreUnavailable');
+    expect(verify).not.toHaveBeenCalled();
+    // The address attempt taken before the e-mail's failed was given back: address limit 1 still has room.
+    expect(await outcome(logIn(deps, { email: 'alice@example.com', password: PASSWORD }, from('a')))).toBe('ok');
+  });
+
+  it('still answers a correct login when the limiter cannot forget the count afterwards', async () => {
+    const { deps } = await setup({ perEmail: 5, perAddress: 5 });
+    vi.spyOn(deps.loginLimits.failuresPerEmail as AttemptLimiter, 'reset').mockRejectedValueOnce(new DomainError('StoreUnavailable'));
+    vi.spyOn(deps.loginLimits.failuresPerAddress as AttemptLimiter, 'giveBack').mockRejectedValueOnce(new DomainError('StoreUnavailable'));
+    expect(await outcome(logIn(deps, { email: 'alice@example.com', password: PASSWORD }, from('a')))).toBe('ok');
+  });
+
   it('applies no address limit without a client address, and no limit at all without limiters', async () => {
     const { deps } = await setup({ perAddress: 1 });
     for (let i = 0; i < 20; i++) expect(await outcome(logIn(deps, { email: 'alice@example.com', password: 'wrong' }))).toBe('InvalidCredentials');
@@ -143,6 +162,15 @@ describe('signUp limits', () => {
     expect(await signup('three@example.com', '198.51.100.1')).toBe('ok');
     clock.advance(3_600_000);
     expect(await signup('four@example.com')).toBe('ok');
+  });
+
+  it('fails closed when the limiter cannot count: StoreUnavailable, nothing hashed or stored', async () => {
+    const { deps } = await setup({ signups: 5 });
+    vi.spyOn(deps.signupLimits.perAddress as AttemptLimiter, 'take').mockRejectedValueOnce(new DomainError('StoreUnavailable'));
+    const hash = vi.spyOn(deps.hasher, 'hash');
+    expect(await outcome(signUp(deps, { email: 'c@example.com', name: 'C', password: PASSWORD }, from('a')))).toBe('StoreUnavailable');
+    expect(hash).not.toHaveBeenCalled();
+    expect(await deps.users.findByEmail('c@example.com')).toBeNull();
   });
 
   it('counts neither invalid bodies nor store failures', async () => {

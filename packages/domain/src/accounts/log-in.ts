@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/errors.js';
 import { parseInput } from '../shared/validation.js';
-import { giveBackAttempts, limitedKey, takeAttempts, type AttemptLimiter } from './attempt-limiter.js';
+import { giveBackAttempts, limitedKey, resetAttempts, takeAttempts, type AttemptLimiter } from './attempt-limiter.js';
 import type { ClientContext } from './client-context.js';
 import type { PasswordHasher, TokenService, UserRepository } from './ports.js';
 import { LogInSchema } from './schemas.js';
@@ -30,7 +30,8 @@ export interface LoginLimits {
  * right password. A correct password resets its e-mail's count (the owner proved themselves;
  * typos before it should not lock them out later) and takes back only its own attempt from the
  * address (a working account must not let an address wipe its failures on others). An attempt
- * that ends in a store or hasher failure is taken back: it was no guess.
+ * that ends in a store or hasher failure is taken back: it was no guess. A limiter that cannot
+ * count (its store is unreachable) fails the login before anything is checked.
  */
 export async function logIn(deps: LogInDeps, input: unknown, context: ClientContext = {}): Promise<Session> {
   const { email, password } = parseInput(LogInSchema, input);
@@ -50,6 +51,6 @@ export async function logIn(deps: LogInDeps, input: unknown, context: ClientCont
   }
   if (!user || !matches) throw new DomainError('InvalidCredentials');
 
-  await Promise.all([byEmail?.limiter.reset(byEmail.key), byAddress?.limiter.giveBack(byAddress.key)]);
+  await Promise.all([resetAttempts(byEmail), giveBackAttempts(byAddress ? [byAddress] : [])]);
   return { token: await deps.tokens.issue(user.id), user: toPublicUser(user) };
 }
