@@ -30,3 +30,24 @@ export function usersCollection(db: Db): Collection<UserDocument> {
 export function postsCollection(db: Db): Collection<PostDocument> {
   return db.collection<PostDocument>('posts');
 }
+
+/**
+ * One key's window for one abuse rule (see MongoAttemptLimiter). No e-mail or address is stored:
+ * `_id` is the rule's name and an HMAC of the key.
+ */
+export interface AttemptLimitDocument {
+  _id: string;
+  /** Attempts counted in the window. */
+  count: number;
+  /** When the window ends, in milliseconds since the Unix epoch. */
+  endsAt: number;
+  /** `endsAt` as a date, for the TTL index that removes ended windows. */
+  expireAt: Date;
+  /** The verdict of the latest take, which that take reads back. */
+  allowed: boolean;
+}
+
+/** The `attemptLimits` collection, typed by its documents. */
+export function attemptLimitsCollection(db: Db): Collection<AttemptLimitDocument> {
+  return db.collection<AttemptLimitDocument>('attemptLimits');
+}

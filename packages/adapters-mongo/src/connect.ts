@@ -48,14 +48,17 @@ export async function connectMongo(config: MongoConnectionConfig): Promise<Mongo
   return {
     client,
     db,
-    async ping() {
-      try {
-        await db.command({ ping: 1 });
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => pingDatabase(db),
     close: () => client.close(),
   };
+}
+
+/** True when the database answers a ping; false, never a throw, when it does not (within the client's selection timeout). */
+export async function pingDatabase(db: Db): Promise<boolean> {
+  try {
+    await db.command({ ping: 1 });
+    return true;
+  } catch {
+    return false;
+  }
 }

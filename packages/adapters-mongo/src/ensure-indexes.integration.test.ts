@@ -18,7 +18,7 @@ describe.skipIf(!mongoTest)('ensureIndexes', () => {
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  it('creates exactly the unique e-mail index and the published-list index, besides _id', async () => {
+  it('creates exactly the unique e-mail index, the published-list index and the limits TTL index, besides _id', async () => {
     await ensureIndexes(mongo.db);
     expect(await indexes('users')).toEqual([
       { name: '_id_', key: [['_id', 1]], unique: false },
@@ -32,14 +32,19 @@ describe.skipIf(!mongoTest)('ensureIndexes', () => {
         unique: false,
       },
     ]);
+    const limits = await mongo.db.collection('attemptLimits').listIndexes().toArray();
+    expect(limits.map((index) => [index.name, index.key, index.expireAfterSeconds])).toEqual([
+      ['_id_', { _id: 1 }, undefined],
+      ['expireAt_1', { expireAt: 1 }, 0],
+    ]);
   });
 
   it('is idempotent, so it can run at every start', async () => {
     await ensureIndexes(mongo.db);
-    const before = [await indexes('users'), await indexes('posts')];
+    const before = [await indexes('users'), await indexes('posts'), await indexes('attemptLimits')];
     await ensureIndexes(mongo.db);
     await ensureIndexes(mongo.db);
-    expect([await indexes('users'), await indexes('posts')]).toEqual(before);
+    expect([await indexes('users'), await indexes('posts'), await indexes('attemptLimits')]).toEqual(before);
   });
 
   it('makes the store itself refuse a second user with the same e-mail', async () => {

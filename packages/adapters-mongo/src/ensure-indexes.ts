@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { postsCollection, usersCollection } from './collections.js';
+import { attemptLimitsCollection, postsCollection, usersCollection } from './collections.js';
 
 /** Creates the indexes the repositories rely on. Idempotent, so it can run at every start. */
 export async function ensureIndexes(db: Db): Promise<void> {
@@ -8,5 +8,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     usersCollection(db).createIndex({ email: 1 }, { unique: true }),
     // Serves the published list: equality on `published`, then the list order (see MongoPostRepository).
     postsCollection(db).createIndex({ published: 1, createdAt: -1, _id: -1 }),
+    // Housekeeping, not correctness: MongoDB's TTL monitor (about once a minute) removes windows
+    // that have ended; MongoAttemptLimiter judges windows by `endsAt` itself.
+    attemptLimitsCollection(db).createIndex({ expireAt: 1 }, { expireAfterSeconds: 0 }),
   ]);
 }
