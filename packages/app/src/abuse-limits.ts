@@ -1,11 +1,6 @@
-import {
-  createInMemoryAttemptLimiter,
-  type AttemptLimiter,
-  type Clock,
-  type LoginLimits,
-  type SignupLimits,
-} from '@inkwell/domain';
+import type { Clock, LoginLimits, SignupLimits } from '@inkwell/domain';
 import type { Config } from './config.js';
+import type { Store } from './store.js';
 
 /** The login and signup limits the configuration asks for, as the use cases take them. */
 export interface AbuseLimits {
@@ -14,18 +9,18 @@ export interface AbuseLimits {
 }
 
 /**
- * In-process limiters for the configured rules (a `max` of 0 leaves that rule off). They count
- * per process: several instances behind a load balancer each allow the full limit, unless these
- * are replaced by an `AttemptLimiter` over a shared store (README, Security).
+ * A limiter per configured rule (a `max` of 0 leaves that rule off), from the store: in the
+ * process on the memory store, in the database on MongoDB, where every process and instance
+ * on one database counts together.
  */
-export function createAbuseLimits(limits: Config['limits'], clock: Clock): AbuseLimits {
-  const limiter = ({ max, windowSeconds }: { max: number; windowSeconds: number }): AttemptLimiter | undefined =>
-    max > 0 ? createInMemoryAttemptLimiter({ max, windowSeconds, clock }) : undefined;
+export function createAbuseLimits(limits: Config['limits'], store: Pick<Store, 'attemptLimiter'>, clock: Clock): AbuseLimits {
+  const limiter = (rule: string, { max, windowSeconds }: { max: number; windowSeconds: number }) =>
+    max > 0 ? store.attemptLimiter({ rule, max, windowSeconds }, clock) : undefined;
   return {
     loginLimits: {
-      failuresPerEmail: limiter(limits.loginFailuresPerEmail),
-      failuresPerAddress: limiter(limits.loginFailuresPerAddress),
+      failuresPerEmail: limiter('login-email', limits.loginFailuresPerEmail),
+      failuresPerAddress: limiter('login-address', limits.loginFailuresPerAddress),
     },
-    signupLimits: { perAddress: limiter(limits.signupsPerAddress) },
+    signupLimits: { perAddress: limiter('signup-address', limits.signupsPerAddress) },
   };
 }

@@ -41,7 +41,7 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     logger,
     accessLogger: accessLoggerFor(logger),
     storeIsUp: () => store.ping(),
-    ...createAbuseLimits(config.limits, clock),
+    ...createAbuseLimits(config.limits, store, clock),
     clientAddress: clientAddressResolver(config.trustProxy),
     corsOrigins: config.corsOrigins,
     apiDocs: config.apiDocs,

@@ -1,15 +1,31 @@
 import {
+  createInMemoryAttemptLimiter,
   createInMemoryPostRepository,
   createInMemoryUserRepository,
+  type AttemptLimiter,
+  type Clock,
   type PostRepository,
   type UserRepository,
 } from '@inkwell/domain';
+import { createHmac } from 'node:crypto';
 import { MEMORY_DB_URL, type Config } from './config.js';
 
-/** The repositories of one store, with what start-up, health and shutdown need of it. */
+/** One abuse rule: its name (which keeps its counts apart from the other rules'), limit and window. */
+export interface LimitRule {
+  readonly rule: string;
+  readonly max: number;
+  readonly windowSeconds: number;
+}
+
+/** The repositories and limits of one store, with what start-up, health and shutdown need of it. */
 export interface Store {
   readonly users: UserRepository;
   readonly posts: PostRepository;
+  /**
+   * A limiter for one rule, counting where the store keeps its data: in this process for the
+   * memory store, in the database for MongoDB, so that every process on it counts together.
+   */
+  attemptLimiter(rule: LimitRule, clock: Clock): AttemptLimiter;
   /** How the listening line names it: `memory` or `mongodb (DB_NAME)`. */
   readonly label: string;
   /** Whether the store answers now; cheap enough for a health check every second. */
@@ -24,13 +40,12 @@ export class StoreStartError extends Error {
 
 /** Opens the store `DB_URL` selects: in-memory for `memory:`, otherwise MongoDB (connected and indexed). */
 export async function openStore(config: Config): Promise<Store> {
-  if (config.dbUrl === MEMORY_DB_URL) return openMemoryStore();
+  if (config.dbUrl === MEMORY_DB_URL) return memoryStore();
 
   // Loaded only for MongoDB: the driver costs ~120 ms of start-up and ~20 MB of memory (BSON
-  // allocates a 17 MB buffer on import) that the in-memory store has no use for (issue 6).
-  const { MongoPostRepository, MongoUserRepository, connectMongo, ensureIndexes, redactMongoUrl } = await import(
-    '@inkwell/adapters-mongo'
-  );
+  // allocates a 17 MB buffer on import) that the in-memory store has no use for.
+  const { connectMongo, ensureIndexes, redactMongoUrl } = await import('@inkwell/adapters-mongo');
+  const { mongoStore } = await import('./mongo-store.js');
   let connection;
   try {
     connection = await connectMongo({ url: config.dbUrl, database: config.dbDatabase });
@@ -44,23 +59,29 @@ export async function openStore(config: Config): Promise<Store> {
       { cause: error },
     );
   }
-  return {
-    users: new MongoUserRepository(connection.db),
-    posts: new MongoPostRepository(connection.db),
-    label: `mongodb (${config.dbDatabase})`,
-    ping: () => connection.ping(),
-    close: () => connection.close(),
-  };
+  const open = connection;
+  return { ...mongoStore(open.db, limitKeySecret(config.jwtSecret)), close: () => open.close() };
 }
 
-function openMemoryStore(): Store {
+/** A new in-memory store: users, posts and limits in this process, lost when it stops. */
+export function memoryStore(): Store {
   return {
     users: createInMemoryUserRepository(),
     posts: createInMemoryPostRepository(),
+    attemptLimiter: ({ max, windowSeconds }, clock) => createInMemoryAttemptLimiter({ max, windowSeconds, clock }),
     label: 'memory',
     ping: async () => true,
     close: async () => undefined,
   };
+}
+
+/**
+ * The HMAC key under which the MongoDB limiter stores its keys (e-mails, addresses). Derived from
+ * the signing secret, which every instance of one service already shares, under a label of its
+ * own so the two uses never share a key.
+ */
+export function limitKeySecret(jwtSecret: string): Buffer {
+  return createHmac('sha256', jwtSecret).update('inkwell attempt-limit keys').digest();
 }
 
 /** Removes the URL's password from a driver message, in case the driver quoted the URL. */

@@ -1,8 +1,11 @@
-import type { PostRepository, UserRepository } from '@inkwell/domain';
+import type { AttemptLimiter, PostRepository, UserRepository } from '@inkwell/domain';
 import type { Store } from '../store.js';
 
-/** A repository method by its store-qualified name, e.g. `posts.listPublished`. */
-export type RepositoryMethod = `users.${keyof UserRepository}` | `posts.${keyof PostRepository}`;
+/** A repository or limiter method by its store-qualified name, e.g. `posts.listPublished`, `limits.take`. */
+export type RepositoryMethod =
+  | `users.${keyof UserRepository}`
+  | `posts.${keyof PostRepository}`
+  | `limits.${keyof AttemptLimiter}`;
 
 /** Switches for making a wrapped store's repository methods fail. */
 export interface StoreFaults {
@@ -13,12 +16,12 @@ export interface StoreFaults {
 }
 
 /**
- * Wraps a store so tests can make any repository method reject (a driver error, the database
- * gone) without knowing which store is underneath. Transparent while no fault is set.
+ * Wraps a store so tests can make any repository or limiter method reject (a driver error, the
+ * database gone) without knowing which store is underneath. Transparent while no fault is set.
  */
 export function withFaults(store: Store): { store: Store; faults: StoreFaults } {
   const active = new Map<string, unknown>();
-  function wrap<R extends object>(area: 'users' | 'posts', repository: R): R {
+  function wrap<R extends object>(area: 'users' | 'posts' | 'limits', repository: R): R {
     return new Proxy(repository, {
       get(target, property, receiver) {
         const value: unknown = Reflect.get(target, property, receiver);
@@ -31,11 +34,10 @@ export function withFaults(store: Store): { store: Store; faults: StoreFaults } 
   }
   return {
     store: {
+      ...store,
       users: wrap('users', store.users),
       posts: wrap('posts', store.posts),
-      label: store.label,
-      ping: () => store.ping(),
-      close: () => store.close(),
+      attemptLimiter: (rule, clock) => wrap('limits', store.attemptLimiter(rule, clock)),
     },
     faults: {
       fail: (method, error) => {

@@ -1,4 +1,3 @@
-import { MongoPostRepository, MongoUserRepository } from '@inkwell/adapters-mongo';
 import type { TestMongo } from '@inkwell/adapters-mongo/testing';
 import { fakePasswordHasher, manualClock, type ManualClock } from '@inkwell/domain/testing';
 import { connect, type Socket } from 'node:net';
@@ -6,7 +5,8 @@ import { Writable } from 'node:stream';
 import { readConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { startServer, type RunningServer, type ServerTimeouts } from '../server.js';
-import { openStore, type Store } from '../store.js';
+import { memoryStore, type Store } from '../store.js';
+import { emptyMongoStore } from './mongo-stores.js';
 
 /** The hardening suites' signing secret (over 32 bytes). */
 export const HARDENING_JWT_SECRET = 'inkwell-hardening-test-secret-0123456789abcdef';
@@ -18,27 +18,14 @@ export interface StoreFactory {
 }
 
 /** The in-memory store, new for every server. */
-export const memoryStores: StoreFactory = { label: 'memory', open: () => openStore(readConfig({ DB_URL: 'memory:' })) };
+export const memoryStores: StoreFactory = { label: 'memory', open: async () => memoryStore() };
 
 /**
  * The MongoDB store over the test file's database (`mongo()` inside hooks and tests), emptied
  * for every server; closing it leaves the file's client open for the next one.
  */
 export function mongoStores(mongo: () => TestMongo): StoreFactory {
-  return {
-    label: 'mongodb',
-    async open() {
-      const { db, database } = mongo();
-      await Promise.all([db.collection('users').deleteMany({}), db.collection('posts').deleteMany({})]);
-      return {
-        users: new MongoUserRepository(db),
-        posts: new MongoPostRepository(db),
-        label: `mongodb (${database})`,
-        ping: async () => true,
-        close: async () => undefined,
-      };
-    },
-  };
+  return { label: 'mongodb', open: () => emptyMongoStore(mongo().db) };
 }
 
 /** Calls made to a store's repositories, by `users.findByEmail`-style name. */
@@ -64,7 +51,7 @@ export function countingStore(store: Store): { store: Store; calls: RepositoryCa
       },
     });
   return {
-    store: { ...store, users: wrap('users', store.users), posts: wrap('posts', store.posts), ping: () => store.ping(), close: () => store.close() },
+    store: { ...store, users: wrap('users', store.users), posts: wrap('posts', store.posts) },
     calls: {
       counts,
       total: () => [...counts.values()].reduce((sum, n) => sum + n, 0),

@@ -160,6 +160,17 @@ export function describeRoutingAndFailures(api: () => HttpApi): void {
       await expectError(await send(api()), 503, 'Service unavailable');
     });
 
+    it('fails closed when a login limit cannot be counted: 503 and no password checked, then recovers', async () => {
+      await api().signUp();
+      const verifies = api().hasher.calls.verify;
+      api().faults.fail('limits.take', new DomainError('StoreUnavailable'));
+      const login = { email: alice.email, password: alice.password };
+      await expectError(await api().send('POST', '/auth/login', login), 503, 'Service unavailable');
+      expect(api().hasher.calls.verify).toBe(verifies);
+      api().faults.clear();
+      expect((await api().send('POST', '/auth/login', login)).status).toBe(200);
+    });
+
     it('recovers on its own once the store is back', async () => {
       api().faults.fail('posts.listPublished', new DomainError('StoreUnavailable'));
       api().faults.fail('posts.insert', new DomainError('StoreUnavailable'));
