@@ -1,14 +1,25 @@
 import { currentUser, logIn, signUp } from '@inkwell/domain';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bearerToken } from './bearer-token.js';
 import type { HttpDeps } from './http-deps.js';
 import { readJsonObject } from './json-body.js';
-import { jsonResponse } from './json-response.js';
+import { jsonResponse, setResponseHeader } from './json-response.js';
 import { requestHeader } from './node-request.js';
+
+/**
+ * These answers carry a token or an account, errors included: no shared cache (a proxy, a CDN)
+ * may keep them. Set before the route runs, so every answer of the route says it.
+ */
+const noStore: MiddlewareHandler = (c, next) => {
+  setResponseHeader(c, 'Cache-Control', 'no-store');
+  return next();
+};
 
 /** `POST /auth/signup`, `POST /auth/login` and `GET /me` (spec 4.1). */
 export function accountsRoutes(deps: HttpDeps) {
   return new Hono()
+    .use('/auth/*', noStore)
+    .use('/me', noStore)
     .post('/auth/signup', async (c) =>
       jsonResponse(c, await signUp(deps, await readJsonObject(c, deps.maxBodyBytes), { clientAddress: deps.clientAddress?.(c) }), 201),
     )

@@ -83,6 +83,40 @@ export function describeHeadersAndLogs(factory: StoreFactory): void {
       for (const [label, res] of cases) expectSecurityHeaders(res, label);
     });
 
+    it('says Cache-Control: no-store on every answer that carries a token or an account, errors included, and only there', async () => {
+      const { server } = await start();
+      const call = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, init);
+      const account = { email: 'a@example.com', name: 'A', password: PASSWORD };
+      const signup = await server.send('POST', '/auth/signup', account);
+      const { token } = (await signup.clone().json()) as { token: string };
+      const { post } = (await (await server.send('POST', '/posts', { title: 'T', body: 'B', authorId: 'a' })).json()) as { post: { id: string } };
+      const accountAnswers: [string, Response][] = [
+        ['signup 201', signup],
+        ['signup 409', await server.send('POST', '/auth/signup', account)],
+        ['signup 400', await server.send('POST', '/auth/signup', {})],
+        ['signup 415', await call('/auth/signup', { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } })],
+        ['login 200', await server.send('POST', '/auth/login', { email: account.email, password: PASSWORD })],
+        ['login 401', await server.send('POST', '/auth/login', { email: account.email, password: 'wrong' })],
+        ['login 429', await server.send('POST', '/auth/login', { email: account.email, password: 'wrong' })],
+        ['me 200', await call('/me', { headers: { authorization: `Bearer ${token}` } })],
+        ['me 401 missing', await call('/me')],
+        ['me 401 invalid', await call('/me', { headers: { authorization: 'Bearer nope' } })],
+      ];
+      const otherAnswers: [string, Response][] = [
+        ['list 200', await call('/posts')],
+        ['post 200', await call(`/posts/${post.id}`)],
+        ['post 404', await call('/posts/nope')],
+        ['create 400', await server.send('POST', '/posts', {})],
+        ['health 200', await call('/health')],
+      ];
+      const cacheControl = (answers: [string, Response][]) => answers.map(([label, res]) => `${label}: ${res.headers.get('cache-control')}`);
+      expect(cacheControl(accountAnswers)).toEqual(accountAnswers.map(([label]) => `${label}: no-store`));
+      expect(cacheControl(otherAnswers)).toEqual(otherAnswers.map(([label]) => `${label}: null`));
+      expect(accountAnswers.map(([label, res]) => `${label.split(' ')[0]} ${res.status}`)).toEqual(
+        accountAnswers.map(([label]) => label.split(' ').slice(0, 2).join(' ')),
+      );
+    });
+
     describe('CORS', () => {
       it('is off by default: no Access-Control-Allow-Origin, and a preflight is not answered as one', async () => {
         const { server } = await start();
