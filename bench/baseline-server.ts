@@ -9,9 +9,7 @@
 // ceiling the framework alone leaves (bench/run.ts's `diagnostics` phase).
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import type { webcrypto } from 'node:crypto';
+import { jwtVerify } from 'jose';
 
 /** One captured answer and the work the baseline must do before sending it. */
 export interface BaselineFixture {
@@ -29,12 +27,6 @@ export interface BaselineFixtures {
   readonly jwtSecret: string;
   readonly fixtures: readonly BaselineFixture[];
 }
-
-type JwtVerify = (token: string, key: webcrypto.CryptoKey, options: { algorithms: string[] }) => Promise<{ payload: { sub?: unknown } }>;
-
-// jose is a dependency of @inkwell/app, not of the repository root: load the same copy inkwell uses.
-const appRequire = createRequire(new URL('../packages/app/package.json', import.meta.url));
-const { jwtVerify } = (await import(pathToFileURL(appRequire.resolve('jose')).href)) as { jwtVerify: JwtVerify };
 
 const { jwtSecret, fixtures } = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as BaselineFixtures;
 const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(jwtSecret), { name: 'HMAC', hash: 'SHA-256' }, false, [
@@ -131,28 +123,16 @@ async function respond(route: Route | undefined, request: Request): Promise<Resp
   return new Response(JSON.stringify(fixture.body), { status: fixture.status, headers: { ...route.responseHeaders } });
 }
 
-interface HonoContext {
-  readonly req: { readonly raw: Request; readonly method: string };
-  readonly env: { readonly incoming: IncomingMessage };
-}
-interface HonoApp {
-  on(methods: string[], path: string, handler: (c: HonoContext) => Promise<Response>): HonoApp;
-  get(path: string, handler: (c: HonoContext) => Response): HonoApp;
-  fetch: (request: Request, env: unknown) => Response | Promise<Response>;
-}
-
 /** The same answers through Hono's router and @hono/node-server's Request/Response bridge. */
 async function honoListener(): Promise<(req: IncomingMessage, res: ServerResponse) => void> {
-  const load = async (name: string) => import(pathToFileURL(appRequire.resolve(name)).href);
-  const { Hono } = (await load('hono')) as { Hono: new () => HonoApp };
-  const { getRequestListener } = (await load('@hono/node-server')) as {
-    getRequestListener: (fetch: HonoApp['fetch']) => (req: IncomingMessage, res: ServerResponse) => void;
-  };
-  const app = new Hono();
+  // Loaded only for this diagnostic: the baseline itself runs with no framework in memory.
+  const [{ Hono }, { getRequestListener }] = await Promise.all([import('hono'), import('@hono/node-server')]);
+  const app = new Hono<{ Bindings: { incoming: IncomingMessage } }>();
   app.get('/health', () => new Response('{"status":"ok"}', { headers: { 'Content-Type': 'application/json' } }));
   // The raw URL keeps the query string, which the fixtures are keyed by, without parsing a URL.
-  const handler = (c: HonoContext) => respond(routes.get(`${c.req.method} ${c.env.incoming.url}`), c.req.raw);
-  for (const path of ['/posts/:id', '/posts', '/me']) app.on(['GET', 'POST'], path, handler);
+  for (const path of ['/posts/:id', '/posts', '/me']) {
+    app.on(['GET', 'POST'], path, (c) => respond(routes.get(`${c.req.method} ${c.env.incoming.url}`), c.req.raw));
+  }
   return getRequestListener(app.fetch);
 }
 

@@ -7,8 +7,8 @@
 // No CPU pinning here: the point is to use both cores. wrk, the workers and (when it runs on this
 // machine) the database share them, so the figures say what this machine can do, not a ceiling.
 import { randomBytes } from 'node:crypto';
+import { MongoClient } from 'mongodb';
 import { writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { sendExpecting, sendMany } from './lib/http-client.js';
 import { freePort, inkwellArgs, repositoryRoot, startServer } from './lib/processes.js';
@@ -69,11 +69,6 @@ async function measure(workers: number): Promise<Figures> {
 }
 
 async function dropDatabase(): Promise<void> {
-  // The driver is a dependency of @inkwell/adapters-mongo, not of the repository root.
-  const mongoRequire = createRequire(`${repositoryRoot}packages/adapters-mongo/package.json`);
-  const { MongoClient } = mongoRequire('mongodb') as {
-    MongoClient: new (url: string, options: object) => { db(name: string): { dropDatabase(): Promise<unknown> }; close(): Promise<void> };
-  };
   const client = new MongoClient(MONGODB_URL, { serverSelectionTimeoutMS: 2000 });
   try {
     await client.db(DATABASE).dropDatabase();

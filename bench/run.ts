@@ -5,9 +5,9 @@
 // Options: --rounds N (3), --seconds S per round (5), --warmup S (2), --connections C (50),
 // --no-pin (no taskset), --only reads,logins,posts,scale,startup (a subset, for development),
 // --update-readme (replace the table between the README's bench markers).
+import bcrypt from 'bcryptjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { captureFixture, compareResponses, type Endpoint } from './lib/fixtures.js';
@@ -257,9 +257,7 @@ async function loginStorm(inkwell: ServerProcess, probePath: string): Promise<Lo
   // The pool needs every core: no pinning for this phase, for the server or the bare pool.
   pin(inkwell.pid, canPin ? ALL_CPUS : undefined);
   const hashThreads = CORES; // HASH_WORKERS' default
-  const appRequire = createRequire(`${repositoryRoot}packages/app/package.json`);
-  const { hashSync } = appRequire('bcryptjs') as { hashSync: (password: string, cost: number) => string };
-  const hash = hashSync(PASSWORD, 12);
+  const hash = bcrypt.hashSync(PASSWORD, 12);
 
   const bareComparesPerSecond = await bareCompareRate(hashThreads, STORM_SECONDS, PASSWORD, hash);
   log(`bare bcryptjs in ${hashThreads} worker threads: ${bareComparesPerSecond.toFixed(2)} compares/s`);

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { percentile } from './stats.js';
 
-// bcryptjs is a dependency of @inkwell/app: measure the very copy inkwell's pool runs.
-const bcryptjsPath = createRequire(new URL('../../packages/app/package.json', import.meta.url)).resolve('bcryptjs');
+// The worker threads below load bcryptjs by path: the same pinned version inkwell's pool runs.
+const bcryptjsPath = createRequire(import.meta.url).resolve('bcryptjs');
 
 /**
  * Throughput of bare bcryptjs `compareSync` in `threads` worker threads for `seconds`: no HTTP,

@@ -1,4 +1,4 @@
-import { createInMemoryPostRepository } from '../../packages/domain/src/index.js';
+import { createInMemoryPostRepository } from '@inkwell/domain';
 import { median } from './stats.js';
 
 /** Microseconds per `listPublished` call for the first and the `page`th page of `posts` published posts, in this process. */
