@@ -49,9 +49,7 @@ export function failureResponse(c: Context, failure: HttpFailure, headers?: Reco
  * (which the caller logs and answers with a bare 500).
  */
 export function knownErrorResponse(c: Context, thrown: unknown): Response | null {
-  if (thrown instanceof HttpError) {
-    return failureResponse(c, thrown.failure, thrown.failure === 'BodyTooLarge' ? { Connection: 'close' } : undefined);
-  }
+  if (thrown instanceof HttpError) return failureResponse(c, thrown.failure);
   if (isDomainError(thrown)) {
     const body = thrown.issues
       ? { error: domainErrorMessages[thrown.code], issues: thrown.issues }

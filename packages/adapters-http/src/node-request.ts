@@ -61,8 +61,9 @@ export function clientWentAway(c: Context): boolean {
 
 /**
  * The request body, refused with `BodyTooLarge` as soon as it passes `maxBytes` (the rest is
- * left unread, as before: the server drains or drops it after the answer), read from Node's
- * stream; null when the app is not behind @hono/node-server.
+ * left unread: the server closes the connection after the answer, reading and dropping what
+ * still arrives for a bounded time), read from Node's stream; null when the app is not behind
+ * @hono/node-server.
  */
 export function readNodeBody(c: Context, maxBytes: number): Promise<Uint8Array> | null {
   const node = nodeBindings(c);

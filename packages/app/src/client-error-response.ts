@@ -2,9 +2,8 @@ import { RequestError } from '@hono/node-server';
 import { JSON_API_CONTENT_SECURITY_POLICY } from '@inkwell/adapters-http';
 import type { Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { lingeringClose, type LingerBounds } from './lingering-close.js';
 
-/** How long a rejected connection may keep sending before it is cut, so the answer is read rather than reset. */
-const LINGER_MS = 1_000;
 
 /** Node's own rejections, answered with the API's error shape instead of Node's empty defaults. */
 const rejections = {
@@ -35,11 +34,10 @@ export function clientErrorResponse(code: string | undefined): string {
  * Handles the server's `clientError` (a request Node's parser refused: headers over the size
  * limit, a malformed request line, the header or request timeout) with a JSON error response.
  * As Node's default handler does, nothing is written once a response to this socket has
- * begun, since that would corrupt it. Between requests the answer is sent with a graceful close
- * and the rest of the client's bytes are read and dropped for a moment (a reset would
- * discard the answer before the client reads it); then the socket is destroyed regardless.
+ * begun, since that would corrupt it. Between requests the answer is sent and the connection
+ * ends with a lingering close (a reset would discard the answer before the client reads it).
  */
-export function answerClientErrorsWithJson(server: Server): void {
+export function answerClientErrorsWithJson(server: Server, linger: LingerBounds): void {
   const answered = new WeakSet<Duplex>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (answered.has(socket)) return;
@@ -54,10 +52,8 @@ export function answerClientErrorsWithJson(server: Server): void {
       socket.destroy();
       return;
     }
-    const linger = setTimeout(() => socket.destroy(), LINGER_MS);
-    linger.unref();
-    socket.once('close', () => clearTimeout(linger));
-    socket.end(clientErrorResponse(error.code));
+    socket.write(clientErrorResponse(error.code));
+    lingeringClose(socket, linger);
   });
 }
 

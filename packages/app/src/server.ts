@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { answerClientErrorsWithJson, requestErrorResponse } from './client-error-response.js';
 import type { Config } from './config.js';
 import { createInkwell, type InkwellOverrides } from './inkwell.js';
+import { DEFAULT_LINGER, lingeringResponses, type LingerBounds } from './lingering-close.js';
 
 /** How long shutdown waits for in-flight requests before cutting connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -35,6 +36,8 @@ export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = {
 /** What tests may change about a server; production passes nothing. */
 export interface ServerOptions {
   readonly timeouts?: Partial<ServerTimeouts>;
+  /** How long and how much a closing connection reads after an early answer (lingering-close.ts). */
+  readonly linger?: Partial<LingerBounds>;
   readonly overrides?: InkwellOverrides;
 }
 
@@ -51,6 +54,7 @@ export interface RunningServer {
 export async function startServer(config: Config, logger: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const inkwell = await createInkwell(config, logger, options.overrides);
   const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts };
+  const linger = { ...DEFAULT_LINGER, ...options.linger };
   // createAdaptorServer without its shortcut, for the errorHandler: requests the adapter cannot
   // translate answer JSON too.
   const server: Server = createServer(
@@ -59,10 +63,12 @@ export async function startServer(config: Config, logger: Logger, options: Serve
       requestTimeout: timeouts.requestMs,
       keepAliveTimeout: timeouts.keepAliveMs,
       connectionsCheckingInterval: timeouts.checkIntervalMs,
+      // Answers given before the body was read close with a lingering close, so they arrive.
+      ServerResponse: lingeringResponses(linger),
     },
     getRequestListener(inkwell.app.fetch, { hostname: config.host, errorHandler: requestErrorResponse }),
   );
-  answerClientErrorsWithJson(server);
+  answerClientErrorsWithJson(server, linger);
 
   try {
     await new Promise<void>((resolve, reject) => {

@@ -4,6 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { readConfig } from '../config.js';
 import { createLogger } from '../logger.js';
+import type { LingerBounds } from '../lingering-close.js';
 import { startServer, type RunningServer, type ServerTimeouts } from '../server.js';
 import { memoryStore, type Store } from '../store.js';
 import { emptyMongoStore } from './mongo-stores.js';
@@ -97,7 +98,7 @@ export interface TestServer {
 export async function startTestServer(
   store: Store,
   env: Record<string, string> = {},
-  options: { timeouts?: Partial<ServerTimeouts>; hasher?: 'fake' | 'real' } = {},
+  options: { timeouts?: Partial<ServerTimeouts>; linger?: Partial<LingerBounds>; hasher?: 'fake' | 'real' } = {},
 ): Promise<TestServer> {
   const clock = manualClock(Date.now());
   const hasher = fakePasswordHasher();
@@ -114,6 +115,7 @@ export async function startTestServer(
   });
   const server = await startServer(config, logger, {
     timeouts: options.timeouts,
+    linger: options.linger,
     overrides: { store: counted.store, clock, ...(options.hasher === 'real' ? {} : { hasher }) },
   });
   return {
@@ -166,15 +168,23 @@ export interface RawConnection {
   response(timeoutMs?: number): Promise<RawResponse>;
   /** Resolves when the server has closed the connection (end, reset or close), with the time it happened. */
   readonly closed: Promise<number>;
+  /**
+   * Resolves when the connection is gone for good, with the time: with `halfOpen`, the server's
+   * FIN alone does not end it; its reset (or our own end) does.
+   */
+  readonly gone: Promise<number>;
   /** Bytes handed to the socket so far. */
   readonly written: () => number;
   write(data: string | Buffer): boolean;
 }
 
-/** Opens a raw connection to 127.0.0.1:`port`. */
-export function rawConnection(port: number): Promise<RawConnection> {
+/**
+ * Opens a raw connection to 127.0.0.1:`port`. With `halfOpen`, the client keeps its side open
+ * (and may keep sending) after the server's FIN, as an uploading client does.
+ */
+export function rawConnection(port: number, options: { halfOpen?: boolean } = {}): Promise<RawConnection> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: options.halfOpen ?? false });
     let text = '';
     let written = 0;
     const waiters = new Set<() => void>();
@@ -187,6 +197,7 @@ export function rawConnection(port: number): Promise<RawConnection> {
       socket.once('end', finish);
       socket.once('close', finish);
     });
+    const gone = new Promise<number>((done) => socket.once('close', () => done(performance.now())));
     socket.on('error', () => undefined); // a reset after the server answered is expected
     closed.then(() => {
       for (const wake of waiters) wake();
@@ -196,6 +207,7 @@ export function rawConnection(port: number): Promise<RawConnection> {
         socket,
         received: () => text,
         closed,
+        gone,
         written: () => written,
         write: (data) => {
           written += typeof data === 'string' ? Buffer.byteLength(data, 'latin1') : data.byteLength;

@@ -117,7 +117,7 @@ export function describeHostileInput(factory: StoreFactory): void {
         // Measured: the 413 arrives right after 1 MiB, well before the upload could finish.
         expect(bytesAtResponse).toBeGreaterThan(MiB);
         expect(bytesAtResponse).toBeLessThan(2 * MiB);
-        // The connection is closed by the server (after a short drain), not kept open for the rest.
+        // The connection is closed by the server (after its lingering close), not kept open for the rest.
         expect(closedAtTime).toBeDefined();
         expect(bodyBytes).toBeLessThan(16 * MiB);
         measurements.slowUpload = {
