@@ -1,9 +1,12 @@
 import { mongoTest, withTestMongo, type TestMongo } from '@inkwell/adapters-mongo/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
+import { inProcessTarget } from './test-support/http-api.harness.js';
+import { spawnedTarget } from './test-support/http-api.processes.js';
 import { describeHttpApi } from './test-support/http-api.suite.js';
 import { emptyMongoStore } from './test-support/mongo-stores.js';
 
-// The same HTTP suite as http-api.test.ts, over MongoDB: one database for the file, emptied before every test.
+// The same HTTP suite as http-api.test.ts over MongoDB: in this process, and on a real
+// WEB_CONCURRENCY=2 server. One database for the file, emptied before every test.
 describe.skipIf(!mongoTest)('over MongoDB', () => {
   let mongo: TestMongo;
   beforeAll(async () => {
@@ -13,5 +16,6 @@ describe.skipIf(!mongoTest)('over MongoDB', () => {
     await mongo?.cleanup();
   });
 
-  describeHttpApi('mongodb', () => emptyMongoStore(mongo.db));
+  describeHttpApi(inProcessTarget('the MongoDB store', () => emptyMongoStore(mongo.db)));
+  describeHttpApi(spawnedTarget('a WEB_CONCURRENCY=2 server on MongoDB', () => mongo, { WEB_CONCURRENCY: '2' }));
 });

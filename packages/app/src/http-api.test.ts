@@ -1,5 +1,5 @@
-import { readConfig } from './config.js';
-import { openStore } from './store.js';
+import { memoryStore } from './store.js';
+import { inProcessTarget } from './test-support/http-api.harness.js';
 import { describeHttpApi } from './test-support/http-api.suite.js';
 
-describeHttpApi('memory', () => openStore(readConfig({ DB_URL: 'memory:' })));
+describeHttpApi(inProcessTarget('the memory store', async () => memoryStore()));

@@ -9,13 +9,16 @@ import {
   expectError,
   expectJson,
   expectValidationFailure,
+  inProcessOnly,
   type HttpApi,
+  type HttpTarget,
 } from './http-api.harness.js';
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /** Signup, login, `GET /me` and the tokens (spec 4.1, 5; decisions "Tokens", "Validation", "Accounts"). */
-export function describeAccountsApi(api: () => HttpApi): void {
+export function describeAccountsApi(api: () => HttpApi, target: HttpTarget): void {
+  const local = inProcessOnly(target);
   describe('POST /auth/signup', () => {
     it('answers 201 with a token and exactly { id, email, name }', async () => {
       const res = await api().send('POST', '/auth/signup', alice);
@@ -221,7 +224,7 @@ export function describeAccountsApi(api: () => HttpApi): void {
       );
     });
 
-    it('checks a password hash for an unknown e-mail too, so both failures cost the same', async () => {
+    local.it('checks a password hash for an unknown e-mail too, so both failures cost the same', async () => {
       await api().signUp();
       const before = api().hasher.calls.verify;
       await api().send('POST', '/auth/login', { email: 'nobody@example.com', password: 'whatever1' });
@@ -257,7 +260,7 @@ export function describeAccountsApi(api: () => HttpApi): void {
       await expectJson(await api().me(token), 200, { user: { id: user.id, email: alice.email, name: alice.name } });
     });
 
-    it('issues HS256 tokens with sub = user id, iat = now and exp = iat + 7 days', async () => {
+    local.it('issues HS256 tokens with sub = user id, iat = now and exp = iat + 7 days', async () => {
       const { token, user } = await api().signUp();
       expect(decodeProtectedHeader(token).alg).toBe('HS256');
       const claims = decodeJwt(token);
@@ -335,7 +338,7 @@ export function describeAccountsApi(api: () => HttpApi): void {
       await expectError(await api().me(await foreign.issue(user.id)), 401, 'Invalid token');
     });
 
-    it('answers 401 Invalid token once the token is older than 7 days, and 200 just before', async () => {
+    local.it('answers 401 Invalid token once the token is older than 7 days, and 200 just before', async () => {
       const { token, user } = await api().signUp();
       api().clock.advance(SEVEN_DAYS_MS - 1000);
       await expectJson(await api().me(token), 200, { user });
@@ -396,7 +399,7 @@ export function describeAccountsApi(api: () => HttpApi): void {
     });
   });
 
-  describe('password hashes never leave the service', () => {
+  local.describe('password hashes never leave the service', () => {
     it('appear in no signup, login, /me, 409 or 400 response and in no log entry', async () => {
       const password = 'unmistakable-password-123';
       const texts: string[] = [];

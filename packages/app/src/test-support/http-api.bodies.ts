@@ -7,6 +7,7 @@ import {
   expectError,
   jsonOfExactSize,
   type HttpApi,
+  type HttpTarget,
 } from './http-api.harness.js';
 
 /** An endpoint that takes a body, ready to be called: its path, a valid body and its success status. */
@@ -45,7 +46,7 @@ const endpoints: readonly { name: string; prepare(api: HttpApi): Promise<BodyTar
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 /** Decisions "Request bodies": content type, JSON objects only, UTF-8, the 1 MiB limit. */
-export function describeBodyRules(api: () => HttpApi): void {
+export function describeBodyRules(api: () => HttpApi, on: HttpTarget): void {
   describe.each(endpoints)('request body rules: $name', ({ prepare }) => {
     const call = (target: BodyTarget, body: RequestInit['body'], headers: Record<string, string>, extra: RequestInit = {}) =>
       api().request(target.path, { method: target.method, headers, body, ...extra });
@@ -145,7 +146,9 @@ export function describeBodyRules(api: () => HttpApi): void {
       const { stream, counter } = countingStream(4 * MiB);
       const res = await call(target, stream, { ...json, 'content-length': String(4 * MiB) }, { duplex: 'half' } as RequestInit);
       await expectError(res, 413, 'Request body too large');
-      expect(counter.pulled).toBe(0);
+      // Through a socket the client's own TCP stack pulls the stream; what the server does with
+      // the unread rest is the hardening suite's (lingering close).
+      if (on.inProcess) expect(counter.pulled).toBe(0);
     });
 
     it('answers 413 for a streamed body over 1 MiB without a content-length, and stops reading it', async () => {
@@ -154,7 +157,7 @@ export function describeBodyRules(api: () => HttpApi): void {
       const res = await call(target, stream, json, { duplex: 'half' } as RequestInit);
       await expectError(res, 413, 'Request body too large');
       expect(counter.pulled).toBeGreaterThan(MiB);
-      expect(counter.pulled).toBeLessThan(2 * MiB);
+      if (on.inProcess) expect(counter.pulled).toBeLessThan(2 * MiB);
     });
 
     it('answers 413 for a streamed body of 1 MiB + 1 byte', async () => {

@@ -8,7 +8,9 @@ import {
   allowedMethods,
   expectError,
   expectJson,
+  inProcessOnly,
   type HttpApi,
+  type HttpTarget,
 } from './http-api.harness.js';
 import type { RepositoryMethod } from './faulty-store.js';
 
@@ -46,7 +48,8 @@ const storeCalls: readonly {
 ];
 
 /** Decisions "Every response": routing failures, 500 and 503. */
-export function describeRoutingAndFailures(api: () => HttpApi): void {
+export function describeRoutingAndFailures(api: () => HttpApi, target: HttpTarget): void {
+  const local = inProcessOnly(target);
   describe('routing', () => {
     it.each([
       ['GET', '/'],
@@ -106,7 +109,7 @@ export function describeRoutingAndFailures(api: () => HttpApi): void {
     });
   });
 
-  describe('500 Internal server error', () => {
+  local.describe('500 Internal server error', () => {
     const secretError = () => new Error('boom secret-hash-$2b$12$xyz');
 
     it.each(storeCalls)(
@@ -154,7 +157,7 @@ export function describeRoutingAndFailures(api: () => HttpApi): void {
     });
   });
 
-  describe('503 Service unavailable', () => {
+  local.describe('503 Service unavailable', () => {
     it.each(storeCalls)('answers 503 when $method reports the store unavailable ($name)', async ({ method, send }) => {
       api().faults.fail(method, new DomainError('StoreUnavailable'));
       await expectError(await send(api()), 503, 'Service unavailable');

@@ -1,6 +1,6 @@
 import type { Post, PublicUser } from '@inkwell/domain';
 import { fakePasswordHasher, manualClock, type ManualClock } from '@inkwell/domain/testing';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../config.js';
 import { createInkwell, type Inkwell } from '../inkwell.js';
 import type { Store } from '../store.js';
@@ -16,15 +16,9 @@ export const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
 export const alice = { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery staple' } as const;
 export const aPost = { title: 'Hello', body: 'World', authorId: 'author-1' } as const;
 
-/** One app over one fresh store, with the test doubles the suite steers. */
-export interface HttpApi {
-  readonly inkwell: Inkwell;
-  readonly clock: ManualClock;
-  readonly hasher: ReturnType<typeof fakePasswordHasher>;
-  readonly logger: CaptureLogger;
-  /** Make repository methods fail (500, 503 tests). */
-  readonly faults: StoreFaults;
-  /** `app.request` against `http://localhost`. */
+/** What a test can do with the API as any client can: requests, and the usual first steps. */
+export interface HttpClient {
+  /** A request to `path` (`/posts?page=2`), with fetch's options. */
   request(path: string, init?: RequestInit): Promise<Response>;
   /** A request with `body` as JSON text and `content-type: application/json`. */
   send(method: string, path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
@@ -34,25 +28,84 @@ export interface HttpApi {
   signUp(input?: Partial<Record<'email' | 'name' | 'password', unknown>>): Promise<{ token: string; user: PublicUser }>;
   /** Creates a post (`aPost` by default) and returns it. */
   createPost(input?: Record<string, unknown>): Promise<Post>;
+  /** Lets at least `ms` pass on the app's clock: the manual clock moves in process, real time passes elsewhere. */
+  elapse(ms: number): Promise<void>;
 }
 
 /**
- * Registers hooks that build a fresh `HttpApi` before each test over `makeStore()` (a store
- * over empty data) and close it after, and returns the getter for the current one.
- * The store is closed after its test, through `Inkwell.close()`.
+ * One app over one fresh store. Besides the client's view, the test doubles the suite steers:
+ * these exist only when the app runs in this process (`HttpTarget.inProcess`), and throw
+ * elsewhere, so a test that needs them must be registered with `inProcessOnly`.
  */
-export function useHttpApi(makeStore: () => Promise<Store>): () => HttpApi {
-  let current: HttpApi | undefined;
-  beforeEach(async () => {
-    current = await buildHttpApi(await makeStore());
-  });
-  afterEach(async () => {
-    await current?.inkwell.close();
-    current = undefined;
-  });
-  return () => {
-    if (!current) throw new Error('useHttpApi: no app outside a test');
-    return current;
+export interface HttpApi extends HttpClient {
+  readonly inkwell: Inkwell;
+  readonly clock: ManualClock;
+  readonly hasher: ReturnType<typeof fakePasswordHasher>;
+  readonly logger: CaptureLogger;
+  /** Make repository and limiter methods fail (500, 503 tests). */
+  readonly faults: StoreFaults;
+}
+
+/** Where the suite's app runs, and how each test gets a fresh one. */
+export interface HttpTarget {
+  readonly label: string;
+  /** True when the app runs in this process, so tests can steer its clock, hasher, store and log. */
+  readonly inProcess: boolean;
+  /** Each test's time limit, when vitest's default is too short (real bcrypt on a busy machine). */
+  readonly testTimeoutMs?: number;
+  /** Registers the hooks that give every test a fresh app over empty data; returns the getter. */
+  use(): () => HttpApi;
+}
+
+/** `it` and `describe` for tests that steer the app from inside: registered only on an in-process target. */
+export function inProcessOnly(target: HttpTarget): { it: typeof it; describe: typeof describe } {
+  if (target.inProcess) return { it, describe };
+  const nothing = Object.assign(() => undefined, { each: () => () => undefined });
+  return { it: nothing as unknown as typeof it, describe: nothing as unknown as typeof describe };
+}
+
+/** The app built by `createInkwell` in this process over `makeStore()`, driven with `app.request`. */
+export function inProcessTarget(label: string, makeStore: () => Promise<Store>): HttpTarget {
+  return {
+    label,
+    inProcess: true,
+    use() {
+      let current: HttpApi | undefined;
+      beforeEach(async () => {
+        current = await buildHttpApi(await makeStore());
+      });
+      afterEach(async () => {
+        await current?.inkwell.close();
+        current = undefined;
+      });
+      return () => {
+        if (!current) throw new Error('HttpTarget: no app outside a test');
+        return current;
+      };
+    },
+  };
+}
+
+/** The client's side of the API over `request`, which sends one request to the app. */
+export function httpClient(request: HttpClient['request'], elapse: HttpClient['elapse']): HttpClient {
+  const send = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    request(path, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return {
+    request,
+    send,
+    elapse,
+    me: (token) => request('/me', { headers: { authorization: `Bearer ${token}` } }),
+    async signUp(input = {}) {
+      const res = await send('POST', '/auth/signup', { ...alice, ...input });
+      return (await expectJson(res, 201, { token: expect.any(String), user: expect.any(Object) })) as {
+        token: string;
+        user: PublicUser;
+      };
+    },
+    async createPost(input = {}) {
+      const res = await send('POST', '/posts', { ...aPost, ...input });
+      return ((await expectJson(res, 201, { post: expect.any(Object) })) as { post: Post }).post;
+    },
   };
 }
 
@@ -67,30 +120,8 @@ export async function buildHttpApi(realStore: Store): Promise<HttpApi> {
     hasher,
   });
   const request = async (path: string, init?: RequestInit) => inkwell.app.request(path, init);
-  const send = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
-    request(path, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-
-  return {
-    inkwell,
-    clock,
-    hasher,
-    logger,
-    faults,
-    request,
-    send,
-    me: (token) => request('/me', { headers: { authorization: `Bearer ${token}` } }),
-    async signUp(input = {}) {
-      const res = await send('POST', '/auth/signup', { ...alice, ...input });
-      return (await expectJson(res, 201, { token: expect.any(String), user: expect.any(Object) })) as {
-        token: string;
-        user: PublicUser;
-      };
-    },
-    async createPost(input = {}) {
-      const res = await send('POST', '/posts', { ...aPost, ...input });
-      return ((await expectJson(res, 201, { post: expect.any(Object) })) as { post: Post }).post;
-    },
-  };
+  const elapse = async (ms: number) => clock.advance(ms);
+  return { inkwell, clock, hasher, logger, faults, ...httpClient(request, elapse) };
 }
 
 /**

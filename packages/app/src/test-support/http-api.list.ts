@@ -1,6 +1,6 @@
 import type { Post } from '@inkwell/domain';
 import { describe, expect, it } from 'vitest';
-import { expectJson, expectValidationFailure, type HttpApi } from './http-api.harness.js';
+import { expectJson, expectValidationFailure, inProcessOnly, type HttpApi, type HttpTarget } from './http-api.harness.js';
 
 interface Page {
   posts: Post[];
@@ -12,7 +12,8 @@ const newestFirst = (a: Post, b: Post) =>
   a.createdAt !== b.createdAt ? b.createdAt - a.createdAt : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 
 /** `GET /posts` (spec 4.2; decisions "Validation" for the query, "Posts and pagination"). */
-export function describeListApi(api: () => HttpApi): void {
+export function describeListApi(api: () => HttpApi, target: HttpTarget): void {
+  const local = inProcessOnly(target);
   const list = async (query = '') => {
     const res = await api().request(`/posts${query}`);
     return (await expectJson(res, 200, {
@@ -21,12 +22,12 @@ export function describeListApi(api: () => HttpApi): void {
     })) as Page;
   };
 
-  /** Creates `count` published posts, advancing the clock by `stepMs` after each. */
+  /** Creates `count` published posts, letting at least `stepMs` pass after each. */
   const createPublished = async (count: number, stepMs = 1) => {
     const created: Post[] = [];
     for (let i = 0; i < count; i++) {
       created.push(await api().createPost({ title: `Post ${i}`, published: true }));
-      api().clock.advance(stepMs);
+      await api().elapse(stepMs);
     }
     return created;
   };
@@ -49,7 +50,7 @@ export function describeListApi(api: () => HttpApi): void {
       });
     });
 
-    it('follows PATCH and DELETE: publishing adds a post, unpublishing and deleting remove it', async () => {
+    local.it('follows PATCH and DELETE: publishing adds a post, unpublishing and deleting remove it', async () => {
       const post = await api().createPost();
       api().clock.advance(1);
       await api().send('PATCH', `/posts/${post.id}`, { published: true });
@@ -73,7 +74,7 @@ export function describeListApi(api: () => HttpApi): void {
       expect((await list()).posts).toStrictEqual([...created].reverse());
     });
 
-    it('orders posts of the same millisecond by id descending, stably across pages', async () => {
+    local.it('orders posts of the same millisecond by id descending, stably across pages', async () => {
       const created = await createPublished(7, 0);
       expect(new Set(created.map((p) => p.createdAt)).size).toBe(1);
       const expected = [...created].sort(newestFirst).map((p) => p.id);
@@ -90,7 +91,7 @@ export function describeListApi(api: () => HttpApi): void {
       const created: Post[] = [];
       for (let round = 0; round < 3; round++) {
         for (let i = 0; i < 3; i++) created.push(await api().createPost({ title: `r${round} p${i}`, published: true }));
-        api().clock.advance(10);
+        await api().elapse(10);
       }
       const expected = [...created].sort(newestFirst).map((p) => p.id);
       const pages = [await list('?perPage=4'), await list('?page=2&perPage=4'), await list('?page=3&perPage=4')];
