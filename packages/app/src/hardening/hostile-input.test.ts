@@ -1,8 +1,9 @@
 import { afterAll } from 'vitest';
-import { memoryStores } from '../test-support/hardening.harness.js';
-import { describeHostileInput, measurements } from '../test-support/hardening.hostile-input.js';
+import { memoryStore } from '../store.js';
+import { startTestServer } from '../test-support/hardening.harness.js';
+import { HOSTILE_TIMEOUTS, describeHostileInput, measurements } from '../test-support/hardening.hostile-input.js';
 
-describeHostileInput(memoryStores);
+describeHostileInput({ label: 'memory store', start: () => startTestServer(memoryStore(), {}, { timeouts: HOSTILE_TIMEOUTS }) });
 
 afterAll(() => {
   console.info(`[hostile input, memory store] measured: ${JSON.stringify(measurements)}`);

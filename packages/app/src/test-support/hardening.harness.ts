@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { readConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import type { LingerBounds } from '../lingering-close.js';
-import { startServer, type RunningServer, type ServerTimeouts } from '../server.js';
+import { DEFAULT_SERVER_TIMEOUTS, startServer, type RunningServer, type ServerTimeouts } from '../server.js';
 import { memoryStore, type Store } from '../store.js';
 import { emptyMongoStore } from './mongo-stores.js';
 
@@ -84,6 +84,7 @@ export function capturedPino(level: 'info' | 'silent' = 'info') {
 export interface TestServer {
   readonly url: string;
   readonly port: number;
+  readonly timeouts: ServerTimeouts;
   readonly clock: ManualClock;
   readonly hasher: ReturnType<typeof fakePasswordHasher>;
   readonly calls: RepositoryCalls;
@@ -121,6 +122,7 @@ export async function startTestServer(
   return {
     url: server.url,
     port: server.port,
+    timeouts: { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts },
     clock,
     hasher,
     calls: counted.calls,
@@ -134,6 +136,27 @@ export async function startTestServer(
       }),
     close: () => server.close(),
   };
+}
+
+/**
+ * A server the hardening suites drive over real sockets: a `TestServer` in this process, or a
+ * spawned server process (`startSpawnedServer`), which counts no repository calls.
+ */
+export interface ServedInkwell {
+  readonly url: string;
+  readonly port: number;
+  readonly timeouts: ServerTimeouts;
+  readonly log: LogCapture;
+  /** Repository calls, when the server runs in this process. */
+  readonly calls?: RepositoryCalls;
+  send(method: string, path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Where a hardening suite gets its server. */
+export interface ServerTarget {
+  readonly label: string;
+  start(): Promise<ServedInkwell>;
 }
 
 /** A response read off a raw socket. */

@@ -1,8 +1,8 @@
 import type { TestMongo } from '@inkwell/adapters-mongo/testing';
-import { afterAll, beforeAll, beforeEach, expect, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { TEST_JWT_SECRET, httpClient, type HttpApi, type HttpTarget } from './http-api.harness.js';
 import { emptyMongoStore } from './mongo-stores.js';
-import { spawnInkwell, type SpawnedInkwell } from './spawn-inkwell.js';
+import { startSpawnedServer, type SpawnedServer } from './spawned-server.js';
 
 /** The test doubles of an in-process app, which a spawned server does not have. */
 const notInProcess = (name: string) => () => {
@@ -12,7 +12,7 @@ const notInProcess = (name: string) => () => {
 /**
  * A real inkwell started with `env` (on the test database, with the suite's signing secret)
  * for the whole block, driven over HTTP; the database is emptied before every test. Its clock is
- * the wall clock and its hasher real bcrypt. A cluster is ready once every worker listens.
+ * the wall clock and its hasher real bcrypt.
  */
 export function spawnedTarget(label: string, mongo: () => TestMongo, env: Record<string, string>): HttpTarget {
   return {
@@ -21,15 +21,12 @@ export function spawnedTarget(label: string, mongo: () => TestMongo, env: Record
     // 20 concurrent signups hash 20 passwords with real bcrypt (cost 12), on a machine running other tests too.
     testTimeoutMs: 30_000,
     use() {
-      let server: SpawnedInkwell | undefined;
+      let server: SpawnedServer | undefined;
       let current: HttpApi | undefined;
       beforeAll(async () => {
         const { url, database } = mongo();
-        server = spawnInkwell({ DB_URL: url, DB_DATABASE: database, JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...env });
-        const base = await server.listening();
-        const workers = Number(env.WEB_CONCURRENCY ?? 1);
-        const listening = (spawned: SpawnedInkwell) => spawned.lines.filter((line) => line.includes('inkwell listening on')).length;
-        await vi.waitFor(() => expect(listening(server as SpawnedInkwell)).toBe(workers), { timeout: 30_000, interval: 50 });
+        server = await startSpawnedServer({ DB_URL: url, DB_DATABASE: database, JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...env });
+        const base = server.url;
         const request = (path: string, init: RequestInit = {}) =>
           // A streamed body needs fetch's half-duplex mode, which app.request does not ask for.
           fetch(`${base}${path}`, init.body instanceof ReadableStream ? { ...init, duplex: 'half' } as RequestInit : init);
@@ -47,7 +44,7 @@ export function spawnedTarget(label: string, mongo: () => TestMongo, env: Record
         await emptyMongoStore(mongo().db);
       });
       afterAll(async () => {
-        await server?.kill();
+        await server?.close();
       });
       return () => {
         if (!current) throw new Error('spawnedTarget: no server outside a test');
