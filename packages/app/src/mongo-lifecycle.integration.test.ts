@@ -64,6 +64,16 @@ describe.skipIf(!mongoTest)('MongoDB outage under a running app', () => {
     }
     const writeDuringOutage = await createPost();
     expect(writeDuringOutage.status).toBe(503);
+    // The failed-login limit is counted in the database: it cannot count, so the login fails closed.
+    const loginDuringOutage = await inkwell.app.request('/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'someone@example.com', password: 'a guess' }),
+    });
+    expect({ status: loginDuringOutage.status, body: await loginDuringOutage.json() }).toEqual({
+      status: 503,
+      body: { error: 'Service unavailable' },
+    });
     const health = await inkwell.app.request('/health');
     expect(health.status).toBe(503);
     expect(await health.json()).toEqual({ status: 'unavailable' });
