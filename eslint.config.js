@@ -1,6 +1,11 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The architecture, enforced: dependencies point inward. The domain imports no other package of
+// ours and nothing that does I/O; each adapter imports the domain only; the app composes and
+// knows no HTTP framework; suites and benchmarks use the packages' public entry points only.
+const packageSources = '**/src/**';
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'bench/results/**', '.ci-out/**'] },
   js.configs.recommended,
@@ -20,14 +25,28 @@ export default tseslint.config(
       // The domain is pure: no I/O, no framework, no other package of ours.
       'no-restricted-imports': [
         'error',
-        { patterns: ['node:*', 'hono', 'hono/*', 'mongodb', '@inkwell/*', 'bcryptjs', 'jose', 'pino'] },
+        { patterns: ['node:*', 'hono', 'hono/*', '@hono/*', 'mongodb', '@inkwell/*', 'bcryptjs', 'jose', 'pino', 'piscina'] },
       ],
     },
   },
   {
     files: ['packages/adapters-*/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['@inkwell/app', '@inkwell/adapters-*', '**/src/**'] }],
+      // An adapter knows the domain and its own library, never the app or another adapter.
+      'no-restricted-imports': ['error', { patterns: ['@inkwell/app', '@inkwell/adapters-*', packageSources] }],
+    },
+  },
+  {
+    files: ['packages/app/src/**/*.ts'],
+    rules: {
+      // The composition root builds and wires adapters; everything that knows HTTP is in adapters-http.
+      'no-restricted-imports': ['error', { patterns: ['hono', 'hono/*', '@hono/*', packageSources] }],
+    },
+  },
+  {
+    files: ['tests/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [packageSources] }],
     },
   },
 );

@@ -4,7 +4,8 @@ import { bearerToken } from './bearer-token.js';
 import type { HttpDeps } from './http-deps.js';
 import { readJsonObject } from './json-body.js';
 import { jsonResponse, setResponseHeader } from './json-response.js';
-import { requestHeader } from './node-request.js';
+import { clientAddressResolver } from './node/client-address.js';
+import { requestHeader } from './node/node-request.js';
 
 /**
  * These answers carry a token or an account, errors included: no shared cache (a proxy, a CDN)
@@ -17,14 +18,15 @@ const noStore: MiddlewareHandler = (c, next) => {
 
 /** `POST /auth/signup`, `POST /auth/login` and `GET /me` (spec 4.1). */
 export function accountsRoutes(deps: HttpDeps) {
+  const clientAddress = clientAddressResolver(deps.trustProxy ?? false);
   return new Hono()
     .use('/auth/*', noStore)
     .use('/me', noStore)
     .post('/auth/signup', async (c) =>
-      jsonResponse(c, await signUp(deps, await readJsonObject(c, deps.maxBodyBytes), { clientAddress: deps.clientAddress?.(c) }), 201),
+      jsonResponse(c, await signUp(deps, await readJsonObject(c, deps.maxBodyBytes), { clientAddress: clientAddress(c) }), 201),
     )
     .post('/auth/login', async (c) =>
-      jsonResponse(c, await logIn(deps, await readJsonObject(c, deps.maxBodyBytes), { clientAddress: deps.clientAddress?.(c) }), 200),
+      jsonResponse(c, await logIn(deps, await readJsonObject(c, deps.maxBodyBytes), { clientAddress: clientAddress(c) }), 200),
     )
     .get('/me', async (c) => jsonResponse(c, { user: await currentUser(deps, bearerToken(requestHeader(c, 'authorization'))) }, 200));
 }

@@ -7,7 +7,6 @@ import type {
   TokenService,
   UserRepository,
 } from '@inkwell/domain';
-import type { Context } from 'hono';
 import type { Logger } from './logger.js';
 
 /** Everything the HTTP app needs: the domain's ports, a logger, and the body limit. */
@@ -32,11 +31,10 @@ export interface HttpDeps {
   /** Abuse limit on signup; off when omitted. */
   readonly signupLimits?: SignupLimits;
   /**
-   * The client's address for the per-address limits, or undefined when unknown. The server
-   * supplies it (it knows the socket and whether a proxy is trusted); without it those limits
-   * do not apply.
+   * Whether a reverse proxy in front is trusted to name the client (`X-Forwarded-For`); without
+   * one the client is the socket's peer. The per-address limits count by it.
    */
-  readonly clientAddress?: (c: Context) => string | undefined;
+  readonly trustProxy?: boolean;
   /** Origins allowed by CORS; CORS is off when omitted or empty. */
   readonly corsOrigins?: readonly string[];
   /** Serve `/openapi.json` and the `/docs` page (`API_DOCS`); on when omitted. */

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { jsonResponse } from './json-response.js';
 
-/** Failures that belong to HTTP itself (content type, body framing, routing), with their fixed answers. */
+/** Failures that belong to HTTP itself (content type, body framing, routing, the parser), with their fixed answers. */
 export const httpFailures = {
   UnsupportedMediaType: { status: 415, error: 'Content-Type must be application/json' },
   InvalidJsonBody: { status: 400, error: 'Invalid JSON body' },
@@ -11,6 +11,10 @@ export const httpFailures = {
   NotFound: { status: 404, error: 'Not found' },
   MethodNotAllowed: { status: 405, error: 'Method not allowed' },
   InternalError: { status: 500, error: 'Internal server error' },
+  // Refused by Node's HTTP parser or its timeouts, before any route runs (node/client-error-response.ts).
+  BadRequest: { status: 400, error: 'Bad request' },
+  RequestTimeout: { status: 408, error: 'Request timeout' },
+  RequestHeadersTooLarge: { status: 431, error: 'Request headers too large' },
 } as const satisfies Record<string, { status: ContentfulStatusCode; error: string }>;
 
 export type HttpFailure = keyof typeof httpFailures;

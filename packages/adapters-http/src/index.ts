@@ -7,3 +7,5 @@ export { MAX_BODY_BYTES } from './json-body.js';
 export type { OpenApiDocument, OpenApiOperation, OpenApiResponse } from './openapi-document.js';
 export { DOCS_CONTENT_SECURITY_POLICY } from './docs-page.js';
 export { JSON_API_CONTENT_SECURITY_POLICY } from './security-headers.js';
+export { serveNode, DEFAULT_SERVER_TIMEOUTS, type NodeServer, type ServeNodeOptions, type ServerTimeouts } from './node/serve-node.js';
+export { DEFAULT_LINGER, type LingerBounds } from './node/lingering-close.js';

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { setResponseHeader } from './json-response.js';
-import { requestHeader } from './node-request.js';
+import { requestHeader } from './node/node-request.js';
 
 declare module 'hono' {
   interface ContextVariableMap {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clusterRefusal } from './cluster.js';
 import { readConfig } from './config.js';
-import { spawnInkwell } from './test-support/spawn-inkwell.js';
 
 describe('clusterRefusal', () => {
   it('refuses more than one process on the memory store, naming the variable and the way out', () => {
@@ -18,13 +17,4 @@ describe('clusterRefusal', () => {
   ])('accepts %j', (env) => {
     expect(clusterRefusal(readConfig(env))).toBeNull();
   });
-});
-
-describe('WEB_CONCURRENCY=2 with DB_URL=memory:', () => {
-  it('refuses to start: exit 1 with one line that says why', async () => {
-    const inkwell = spawnInkwell({ DB_URL: 'memory:', WEB_CONCURRENCY: '2' });
-    expect(await inkwell.exited).toBe(1);
-    expect(inkwell.lines).toHaveLength(1);
-    expect(inkwell.lines[0]).toMatch(/^inkwell: refusing to start: WEB_CONCURRENCY=2 needs the MongoDB store/);
-  }, 20_000);
 });

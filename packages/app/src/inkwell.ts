@@ -1,13 +1,12 @@
 import { createHttpApp, type Logger } from '@inkwell/adapters-http';
 import type { Clock, PasswordHasher } from '@inkwell/domain';
 import { createAbuseLimits } from './abuse-limits.js';
-import { accessLoggerFor } from './access-logger.js';
-import { createBcryptPasswordHasher, type PooledPasswordHasher } from './bcrypt-password-hasher.js';
+import { createBcryptPasswordHasher, type PooledPasswordHasher } from './adapters/bcrypt-password-hasher.js';
 import type { Config } from './config.js';
-import { createJoseTokenService } from './jose-token-service.js';
-import { clientAddressResolver } from './client-address.js';
+import { plainLineLogger } from './logger.js';
+import { createJoseTokenService } from './adapters/jose-token-service.js';
 import { openStore, type Store } from './store.js';
-import { systemClock } from './system-clock.js';
+import { systemClock } from './adapters/system-clock.js';
 
 /** A wired inkwell: the HTTP app over its store, and how to release the store and the hashing threads. */
 export interface Inkwell {
@@ -39,10 +38,10 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     tokens,
     clock,
     logger,
-    accessLogger: accessLoggerFor(logger),
+    accessLogger: plainLineLogger(logger),
     storeIsUp: () => store.ping(),
     ...createAbuseLimits(config.limits, store, clock),
-    clientAddress: clientAddressResolver(config.trustProxy),
+    trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     apiDocs: config.apiDocs,
   });

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { createLogger, plainLineLogger } from './logger.js';
+import { Writable } from 'node:stream';
 
 const script = fileURLToPath(new URL('./test-support/log-then-exit.ts', import.meta.url));
 const nodeArgs = ['--conditions=source', '--import', 'tsx', script];
@@ -74,5 +76,52 @@ describe('the stdout logger (batched writes)', () => {
     const seen = indexes(stdout);
     expect(seen).toHaveLength(2 * COUNT);
     expect(seen.filter((i) => i === COUNT - 1)).toHaveLength(2);
+  });
+});
+
+/** A real inkwell logger writing into an array, one parsed line per entry. */
+function capturedLogger() {
+  const lines: Array<Record<string, unknown>> = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: createLogger('info', destination), lines };
+}
+
+describe('plainLineLogger', () => {
+  it('writes the access line exactly as the full logger would', () => {
+    const full = capturedLogger();
+    const fast = capturedLogger();
+    const line = { requestId: 'r-1', method: 'GET', path: '/posts/1', status: 200, durationMs: 0.42 };
+    full.logger.info(line, 'request');
+    plainLineLogger(fast.logger).info(line, 'request');
+    const withoutTime = ({ time: _time, ...rest }: Record<string, unknown>) => rest;
+    expect(fast.lines.map(withoutTime)).toStrictEqual(full.lines.map(withoutTime));
+    expect(fast.lines[0]).toMatchObject({ ...line, level: 30, service: 'inkwell', msg: 'request' });
+  });
+
+  it('still redacts the secret names at the top level, and URL passwords anywhere', () => {
+    const { logger, lines } = capturedLogger();
+    plainLineLogger(logger).info(
+      { password: 'hunter2', token: 'eyJ.x.y', authorization: 'Bearer abc', path: '/x/mongodb://u:pw@h' },
+      'request',
+    );
+    expect(lines[0]).toMatchObject({ password: '[redacted]', token: '[redacted]', authorization: '[redacted]' });
+    expect(JSON.stringify(lines[0])).not.toMatch(/hunter2|eyJ\.x\.y|Bearer abc|:pw@/);
+  });
+
+  it('keeps the level of the logger it came from', () => {
+    const { lines } = capturedLogger();
+    const quiet = createLogger('warn', new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()) }));
+    plainLineLogger(quiet).info({ path: '/' }, 'request');
+    expect(lines).toEqual([]);
+  });
+
+  it('passes a logger that is not pino through unchanged', () => {
+    const plain = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    expect(plainLineLogger(plain)).toBe(plain);
   });
 });

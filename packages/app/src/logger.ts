@@ -1,18 +1,7 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import type { Logger as HttpLogger } from '@inkwell/adapters-http';
 import type { LogLevel } from './config.js';
-
-/**
- * `scheme://user:password@` in any text: what a database URL with credentials looks like
- * inside a log line, for instance quoted in a driver's error message.
- */
-// The password runs to the last `@` before the host (an unescaped `@` in a password is a common mistake).
-const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/"]*):[^\s/"]*@/gi;
-
-/** The log line with the password of every URL in it replaced by `***`. */
-export function redactUrlPasswords(line: string): string {
-  // Every match contains "://", and most lines (every access line) have none: they skip the regex.
-  return line.includes('://') ? line.replace(URL_PASSWORD, '$1:***@') : line;
-}
+import { redactUrlPasswords } from './redact-url-passwords.js';
 
 /**
  * inkwell's structured JSON logger. Secrets are redacted by path as a second line of defence:
@@ -43,6 +32,23 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     },
     destination ?? standardOutput(),
   );
+}
+
+/** The redaction paths above that name a top-level field. */
+const TOP_LEVEL_SECRETS = ['password', 'passwordHash', 'token', 'authorization', 'headers.authorization'];
+
+/**
+ * A logger for lines whose fields are all plain and top-level, such as the line written on every
+ * request. `createLogger` also redacts nested paths (`*.password`), and pino runs those wildcard
+ * paths over every field of every line, numbers and strings included: measured at about a third
+ * of the cost of a whole request line. No nested path can match in such a line; this child keeps
+ * the top-level names redacted and shares everything else (level, destination, the URL-password
+ * hook) with `logger`. A logger that is not pino (a test's capture logger) is used as it is.
+ */
+export function plainLineLogger(logger: HttpLogger): HttpLogger {
+  const child = (logger as Partial<Pick<Logger, 'child'>>).child;
+  if (typeof child !== 'function') return logger;
+  return child.call(logger, {}, { redact: { paths: TOP_LEVEL_SECRETS, censor: '[redacted]' } });
 }
 
 /**

@@ -9,6 +9,7 @@ import {
 } from '@inkwell/domain';
 import { createHmac } from 'node:crypto';
 import { MEMORY_DB_URL, type Config } from './config.js';
+import { redactUrlPasswords } from './redact-url-passwords.js';
 
 /** One abuse rule: its name (which keeps its counts apart from the other rules'), limit and window. */
 export interface LimitRule {
@@ -44,7 +45,7 @@ export async function openStore(config: Config): Promise<Store> {
 
   // Loaded only for MongoDB: the driver costs ~120 ms of start-up and ~20 MB of memory (BSON
   // allocates a 17 MB buffer on import) that the in-memory store has no use for.
-  const { connectMongo, ensureIndexes, redactMongoUrl } = await import('@inkwell/adapters-mongo');
+  const { connectMongo, ensureIndexes } = await import('@inkwell/adapters-mongo');
   const { mongoStore } = await import('./mongo-store.js');
   let connection;
   try {
@@ -52,9 +53,9 @@ export async function openStore(config: Config): Promise<Store> {
     await ensureIndexes(connection.db);
   } catch (error) {
     await connection?.close();
-    const reason = withoutPassword(error instanceof Error ? `${error.name}: ${error.message}` : String(error), config.dbUrl);
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     throw new StoreStartError(
-      `cannot reach MongoDB at ${redactMongoUrl(config.dbUrl)} (${reason}). ` +
+      redactUrlPasswords(`cannot reach MongoDB at ${config.dbUrl} (${reason}). `) +
         'Start MongoDB or set DB_URL to a reachable server, or run `pnpm dev` to use the in-memory store.',
       { cause: error },
     );
@@ -82,10 +83,4 @@ export function memoryStore(): Store {
  */
 export function limitKeySecret(jwtSecret: string): Buffer {
   return createHmac('sha256', jwtSecret).update('inkwell attempt-limit keys').digest();
-}
-
-/** Removes the URL's password from a driver message, in case the driver quoted the URL. */
-function withoutPassword(text: string, url: string): string {
-  const password = /^[^:]+:\/\/[^:@/]*:([^@/]+)@/.exec(url)?.[1];
-  return password ? text.split(password).join('***') : text;
 }

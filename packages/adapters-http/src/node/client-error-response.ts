@@ -1,0 +1,58 @@
+import { RequestError } from '@hono/node-server';
+import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { httpFailures, type HttpFailure } from '../http-errors.js';
+import { SECURE_HEADERS } from '../security-headers.js';
+import { lingeringClose, type LingerBounds } from './lingering-close.js';
+
+/** Node's own rejections, by the code of its error, answered with the API's error shape instead of Node's empty defaults. */
+const rejections: Readonly<Record<string, HttpFailure>> = {
+  HPE_HEADER_OVERFLOW: 'RequestHeadersTooLarge',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 'BodyTooLarge',
+  ERR_HTTP_REQUEST_TIMEOUT: 'RequestTimeout',
+};
+
+/** The raw HTTP/1.1 response for a rejection (any other parser error is a 400), closed after it. */
+export function clientErrorResponse(code: string | undefined): string {
+  const { status, error } = httpFailures[(code !== undefined && rejections[code]) || 'BadRequest'];
+  const body = JSON.stringify({ error });
+  const headers = { ...SECURE_HEADERS, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+  return [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), '', body].join('\r\n');
+}
+
+/**
+ * Handles the server's `clientError` (a request Node's parser refused: headers over the size
+ * limit, a malformed request line, the header or request timeout) with a JSON error response.
+ * As Node's default handler does, nothing is written once a response to this socket has
+ * begun, since that would corrupt it. Between requests the answer is sent and the connection
+ * ends with a lingering close (a reset would discard the answer before the client reads it).
+ */
+export function answerClientErrorsWithJson(server: Server, linger: LingerBounds): void {
+  const answered = new WeakSet<Duplex>();
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (answered.has(socket)) return;
+    answered.add(socket);
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (inFlight) {
+      if (!inFlight.headersSent) socket.write(clientErrorResponse(error.code));
+      socket.destroy();
+      return;
+    }
+    socket.write(clientErrorResponse(error.code));
+    lingeringClose(socket, linger);
+  });
+}
+
+/**
+ * The answer when `@hono/node-server` cannot turn Node's request into a fetch `Request` (a
+ * `Host` header that is no host name, a backslash in the path) or the app throws outside its own
+ * error handling: the API's error shape instead of the adapter's empty 400 and text 500.
+ */
+export function requestErrorResponse(error: unknown): Response {
+  const { status, error: message } = httpFailures[error instanceof RequestError ? 'BadRequest' : 'InternalError'];
+  return new Response(JSON.stringify({ error: message }), { status, headers: { ...SECURE_HEADERS, 'Content-Type': 'application/json' } });
+}

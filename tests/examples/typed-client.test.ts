@@ -1,0 +1,88 @@
+import { createInkwellClient } from '@inkwell/adapters-http/client';
+import type { Post, PublicUser } from '@inkwell/domain';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { readConfig, createLogger, startServer, type RunningServer } from '@inkwell/app';
+import { typedClientExample } from './typed-client.js';
+import { TEST_JWT_SECRET as JWT_SECRET } from '../support/fixtures.js';
+
+
+describe('the typed client (hono/client over AppType) against a running server', () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer(
+      readConfig({ PORT: '0', HOST: '127.0.0.1', DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'test', HASH_WORKERS: '1' }),
+      createLogger('silent'),
+    );
+  });
+  afterAll(() => server.close());
+
+  it("runs the README's example", { timeout: 20_000 }, async () => {
+    const result = await typedClientExample(server.url);
+    expect(result).toStrictEqual({ name: 'Ada', postId: expect.any(String), titles: ['Hello'] });
+  });
+
+  it("signs up, logs in, reads /me, and takes a post through its whole life", { timeout: 20_000 }, async () => {
+    const api = createInkwellClient(server.url);
+    const account = { email: 'bob@example.com', name: 'Bob', password: 'correct horse battery staple' };
+
+    const signup = await api.auth.signup.$post({ json: account });
+    expect(signup.status).toBe(201);
+    const session = await signup.json();
+    expectTypeOf(session.user).toExtend<PublicUser>();
+    expectTypeOf(session.token).toEqualTypeOf<string>();
+
+    const login = await api.auth.login.$post({ json: { email: ' BOB@example.com ', password: account.password } });
+    expect(login.status).toBe(200);
+    const { token, user } = await login.json();
+    expect(user).toStrictEqual(session.user);
+
+    const me = await api.me.$get({}, { headers: { authorization: `Bearer ${token}` } });
+    expect(await me.json()).toStrictEqual({ user: { id: user.id, email: 'bob@example.com', name: 'Bob' } });
+    expectTypeOf<Awaited<ReturnType<typeof me.json>>['user']>().toExtend<PublicUser>();
+
+    const created = await api.posts.$post({ json: { title: 'Draft', body: 'Not yet', authorId: user.id } });
+    expect(created.status).toBe(201);
+    const { post } = await created.json();
+    expectTypeOf(post).toExtend<Post>();
+    expect(post).toMatchObject({ title: 'Draft', body: 'Not yet', authorId: user.id, published: false });
+
+    const read = await api.posts[':id'].$get({ param: { id: post.id } });
+    expect(await read.json()).toStrictEqual({ post });
+
+    const before = await (await api.posts.$get({ query: {} })).json();
+    expect(before.posts.map((listed) => listed.id)).not.toContain(post.id);
+
+    const patched = await api.posts[':id'].$patch({ param: { id: post.id }, json: { title: 'Live', published: true } });
+    expect(patched.status).toBe(200);
+    const { post: live } = await patched.json();
+    expect(live).toMatchObject({ id: post.id, title: 'Live', published: true, createdAt: post.createdAt });
+
+    const page = await (await api.posts.$get({ query: { page: '1', perPage: '10' } })).json();
+    expect(page.posts.map((listed) => listed.id)).toContain(post.id);
+    expect(page.pagination).toMatchObject({ page: 1, perPage: 10 });
+
+    const deleted = await api.posts[':id'].$delete({ param: { id: post.id } });
+    expect(deleted.status).toBe(204);
+    expect(await deleted.text()).toBe('');
+    const gone = await api.posts[':id'].$get({ param: { id: post.id } });
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toStrictEqual({ error: 'Post not found' });
+  });
+
+  it('types the request bodies and queries from the domain schemas (checked by tsc)', () => {
+    const api = createInkwellClient(server.url);
+    // Never called: these lines exist for the type checker, which must reject each marked one.
+    const unsent = () => [
+      // @ts-expect-error: `password` is required on signup
+      api.auth.signup.$post({ json: { email: 'a@example.com', name: 'A' } }),
+      // @ts-expect-error: `published` is a boolean, not a string
+      api.posts.$post({ json: { title: 't', body: 'b', authorId: 'a', published: 'yes' } }),
+      // @ts-expect-error: `title` is a string
+      api.posts[':id'].$patch({ param: { id: 'x' }, json: { title: 1 } }),
+      // @ts-expect-error: query values are sent as strings
+      api.posts.$get({ query: { page: 1 } }),
+    ];
+    expect(typeof unsent).toBe('function');
+  });
+});

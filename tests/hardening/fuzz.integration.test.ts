@@ -1,0 +1,21 @@
+import { describeWithMongo } from '@inkwell/adapters-mongo/testing';
+import { describeFuzz } from './fuzz.suite.js';
+import { mongoStores } from '../support/stores.js';
+
+// The snapshot reads the collections themselves, so a write that bypassed the repositories would show too.
+describeWithMongo('over MongoDB', (mongo) =>
+  describeFuzz({
+    label: 'mongodb',
+    open: async () => ({
+      store: await mongoStores(mongo).open(),
+      snapshot: async () => {
+        const { db } = mongo();
+        const [users, posts] = await Promise.all([
+          db.collection('users').find({}).sort({ _id: 1 }).toArray(),
+          db.collection('posts').find({}).sort({ _id: 1 }).toArray(),
+        ]);
+        return { users, posts };
+      },
+    }),
+  }),
+);

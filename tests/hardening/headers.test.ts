@@ -1,0 +1,4 @@
+import { describeHeadersAndLogs } from './headers.suite.js';
+import { memoryStores } from '../support/stores.js';
+
+describeHeadersAndLogs(memoryStores);

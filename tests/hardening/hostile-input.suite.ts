@@ -1,0 +1,333 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawConnection, sleep, type RawResponse } from '../support/raw-http.js';
+import type { ServedInkwell, ServerTarget } from '../support/servers.js';
+import { MiB, aPost, alice } from '../support/fixtures.js';
+
+
+/** Short server timeouts, so the slow-client tests take seconds; production keeps 10 s / 30 s. */
+export const HOSTILE_TIMEOUTS = { headersMs: 2_000, requestMs: 4_000, keepAliveMs: 2_000, checkIntervalMs: 200 };
+
+/** What a hostile request got: its status and error message. Kept for the closing report. */
+export interface Outcome {
+  readonly input: string;
+  readonly status: number;
+  readonly error?: string;
+}
+
+async function errorOf(res: Response): Promise<{ status: number; body: Record<string, unknown> }> {
+  expect(res.headers.get('content-type') ?? '').toMatch(/^application\/json/);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+function expectJsonError(raw: RawResponse, status: number, error: string): void {
+  expect({ status: raw.status, body: JSON.parse(raw.body) as unknown }).toStrictEqual({ status, body: { error } });
+  expect(raw.headers['content-type']).toMatch(/^application\/json/);
+}
+
+/**
+ * Hostile input against a real server socket: every case answers a 4xx, never a 5xx, a hang or
+ * a crash, and the server keeps serving afterwards. The same cases run on a server in this
+ * process and on server processes; where the server counts its repository calls (in process),
+ * "before any query" is checked too.
+ */
+export function describeHostileInput(target: ServerTarget): void {
+  describe(`hostile input over a real socket (${target.label})`, () => {
+    let t: ServedInkwell;
+    beforeAll(async () => {
+      t = await target.start();
+    }, 60_000);
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    const stillServing = async () => {
+      const res = await fetch(`${t.url}/posts`);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    };
+
+    describe('deeply nested JSON', () => {
+      const nested = (depth: number, open: string, close: string) => `${open.repeat(depth)}${close.repeat(depth)}`;
+      const objects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+      it.each([
+        ['POST /posts', 'POST', '/posts'],
+        ['POST /auth/signup', 'POST', '/auth/signup'],
+        ['POST /auth/login', 'POST', '/auth/login'],
+      ])('answers 400 Validation failed for 10 000 levels inside a field (%s)', async (_label, method, path) => {
+        const text = `{"title":${nested(10_000, '[', ']')},"body":"b","authorId":"a","email":${objects(10_000)},"password":${nested(10_000, '[', ']')}}`;
+        const { status, body } = await errorOf(await t.send(method, path, text));
+        expect(status).toBe(400);
+        expect(body.error).toBe('Validation failed');
+      });
+
+      it('answers 400 for a 10 000-level object as the whole body, and 400 Invalid JSON body for a 10 000-level array', async () => {
+        expect((await errorOf(await t.send('POST', '/posts', objects(10_000)))).status).toBe(400);
+        const array = await errorOf(await t.send('POST', '/posts', nested(10_000, '[', ']')));
+        expect(array).toStrictEqual({ status: 400, body: { error: 'Invalid JSON body' } });
+      });
+
+      it('answers 400 for 500 000 levels (as deep as 1 MiB allows), and keeps serving', async () => {
+        const res = await t.send('POST', '/posts', `{"title":${nested(500_000, '[', ']')}}`);
+        expect(res.status).toBe(400);
+        expect(typeof (await res.json() as { error: unknown }).error).toBe('string');
+        await stillServing();
+      });
+    });
+
+    describe('a 50 MB body sent slowly, chunked, without Content-Length', () => {
+      it('is answered 413 just past 1 MiB and the connection is closed, not held open', { timeout: 20_000 }, async () => {
+        const conn = await rawConnection(t.port);
+        conn.write(
+          'POST /posts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+        );
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const frame = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
+        const started = performance.now();
+        let bodyBytes = 0;
+        let writeFailed = false;
+        conn.socket.on('error', () => (writeFailed = true));
+        let bytesAtResponse: number | undefined;
+        let answeredAt: number | undefined;
+        const answered = conn.response(15_000).then((raw) => {
+          bytesAtResponse = bodyBytes;
+          answeredAt = performance.now();
+          return raw;
+        });
+        let closedAt: number | undefined;
+        void conn.closed.then((at) => (closedAt = at));
+        // 64 KiB every 5 ms (about 12 MiB/s) until 50 MB are sent or the server hangs up.
+        while (bodyBytes < 50_000_000 && closedAt === undefined && !writeFailed && !conn.socket.destroyed) {
+          conn.write(frame);
+          bodyBytes += chunk.length;
+          await sleep(5);
+        }
+        const raw = await answered;
+        const closedAtTime = await Promise.race([conn.closed, sleep(5_000).then(() => undefined)]);
+        conn.socket.destroy();
+
+        expectJsonError(raw, 413, 'Request body too large');
+        expect(raw.headers.connection).toBe('close');
+        // Measured: the 413 arrives right after 1 MiB, well before the upload could finish.
+        expect(bytesAtResponse).toBeGreaterThan(MiB);
+        expect(bytesAtResponse).toBeLessThan(2 * MiB);
+        // The connection is closed by the server (after its lingering close), not kept open for the rest.
+        expect(closedAtTime).toBeDefined();
+        expect(bodyBytes).toBeLessThan(16 * MiB);
+        measurements.slowUpload = {
+          bodyBytesWhenAnswered: bytesAtResponse ?? -1,
+          bodyBytesSentInTotal: bodyBytes,
+          msToAnswer: Math.round((answeredAt ?? 0) - started),
+          msFromAnswerToClose: Math.round((closedAtTime ?? 0) - (answeredAt ?? 0)),
+        };
+        await stillServing();
+      });
+    });
+
+    describe('__proto__ and constructor keys', () => {
+      const polluting =
+        '{"__proto__":{"polluted":"yes","published":true},"constructor":{"prototype":{"polluted":"yes"}},' +
+        '"title":"T","body":"B","authorId":"a"}';
+
+      it('store nothing odd and pollute no prototype', async () => {
+        const created = await t.send('POST', '/posts', polluting);
+        expect(created.status).toBe(201);
+        const { post } = (await created.json()) as { post: Record<string, unknown> };
+        expect(Object.keys(post).sort()).toEqual(['authorId', 'body', 'createdAt', 'id', 'published', 'title', 'updatedAt']);
+        expect(post.published).toBe(false);
+
+        const patched = await t.send('PATCH', `/posts/${String(post.id)}`, '{"__proto__":{"title":"hijacked","published":true}}');
+        expect(patched.status).toBe(200);
+        const read = (await (await fetch(`${t.url}/posts/${String(post.id)}`)).json()) as { post: Record<string, unknown> };
+        expect(read.post).toStrictEqual({ ...post, updatedAt: expect.any(Number) });
+        expect(Object.keys(read.post).sort()).toEqual(Object.keys(post).sort());
+
+        const signup = await t.send('POST', '/auth/signup', `{"__proto__":{"passwordHash":"x"},${JSON.stringify(alice).slice(1)}`);
+        expect(signup.status).toBe(201);
+        expect(((await signup.json()) as { user: object }).user).toStrictEqual({ id: expect.any(String), email: alice.email, name: alice.name });
+
+        // A __proto__ object cannot supply the fields a body lacks.
+        const login = await errorOf(await t.send('POST', '/auth/login', `{"__proto__":${JSON.stringify({ email: alice.email, password: alice.password })}}`));
+        expect(login.status).toBe(400);
+        expect(login.body.error).toBe('Validation failed');
+
+        const query = await fetch(`${t.url}/posts?__proto__[polluted]=yes&constructor[prototype][polluted]=yes&__proto__=1`);
+        expect(query.status).toBe(200);
+        await query.arrayBuffer();
+
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        expect(Object.prototype).not.toHaveProperty('polluted');
+        expect(Object.prototype).not.toHaveProperty('published');
+      });
+    });
+
+    describe('MongoDB operators in place of strings', () => {
+      it.each([
+        ['login', 'POST', '/auth/login', { email: { $ne: null }, password: { $ne: null } }, ['email', 'password']],
+        ['login with $gt', 'POST', '/auth/login', { email: { $gt: '' }, password: 'x' }, ['email']],
+        ['signup', 'POST', '/auth/signup', { email: { $ne: null }, name: { $gt: '' }, password: { $regex: '.*' } }, ['email', 'name', 'password']],
+        ['create post', 'POST', '/posts', { title: { $gt: '' }, body: { $where: '1' }, authorId: { $ne: null } }, ['title', 'body', 'authorId']],
+      ])('are refused by validation before any query (%s)', async (_label, method, path, body, paths) => {
+        t.calls?.reset();
+        const { status, body: answer } = await errorOf(await t.send(method, path, body));
+        expect(status).toBe(400);
+        expect(answer.error).toBe('Validation failed');
+        expect([...new Set((answer.issues as { path: string }[]).map((issue) => issue.path))].sort()).toEqual([...paths].sort());
+        if (t.calls) expect(t.calls.total()).toBe(0);
+      });
+
+      it('in a PATCH are refused before any write (the post is looked up first, by its path id)', async () => {
+        const { post } = (await (await t.send('POST', '/posts', { ...aPost, published: true })).json()) as { post: { id: string } };
+        t.calls?.reset();
+        const res = await errorOf(await t.send('PATCH', `/posts/${post.id}`, { title: { $gt: '' }, published: { $ne: false } }));
+        expect(res.status).toBe(400);
+        if (t.calls) expect([...t.calls.counts.keys()]).toEqual(['posts.findById']);
+        const read = (await (await fetch(`${t.url}/posts/${post.id}`)).json()) as { post: unknown };
+        expect(read.post).toEqual(post);
+      });
+
+      it('in the query string or the path are only strings: unknown parameters, or an id that names nothing', async () => {
+        const list = await fetch(`${t.url}/posts?page[$ne]=1&perPage[$gt]=0`);
+        expect(list.status).toBe(200);
+        await list.arrayBuffer();
+        const byId = await errorOf(await fetch(`${t.url}/posts/${encodeURIComponent('{"$ne":null}')}`));
+        expect(byId).toStrictEqual({ status: 404, body: { error: 'Post not found' } });
+      });
+    });
+
+    describe('text encodings', () => {
+      it('answers 400 Invalid JSON body for invalid UTF-8', async () => {
+        const bytes = Buffer.from(JSON.stringify({ ...aPost, title: 'XX' }), 'utf8');
+        bytes[bytes.indexOf('XX')] = 0xff;
+        expect(await errorOf(await t.send('POST', '/posts', new Uint8Array(bytes)))).toStrictEqual({
+          status: 400,
+          body: { error: 'Invalid JSON body' },
+        });
+      });
+
+      it('answers 400 Validation failed for a lone surrogate escaped in a JSON string, on every text field', async () => {
+        const res = await errorOf(await t.send('POST', '/posts', '{"title":"a\\ud800","body":"\\udfff","authorId":"x\\ud83d"}'));
+        expect(res.status).toBe(400);
+        expect((res.body.issues as { path: string }[]).map((issue) => issue.path).sort()).toEqual(['authorId', 'body', 'title']);
+        const signup = await errorOf(await t.send('POST', '/auth/signup', `{"email":"z@example.com","name":"\\ud800","password":"pass\\udc00word"}`));
+        expect((signup.body.issues as { path: string }[]).map((issue) => issue.path).sort()).toEqual(['name', 'password']);
+      });
+
+      it('stores and returns null bytes intact (title, body, author, name)', async () => {
+        const fields = { title: 'nul\u0000title', body: '\u0000body\u0000', authorId: 'a\u0000b', published: true };
+        const created = (await (await t.send('POST', '/posts', fields)).json()) as { post: { id: string } };
+        const read = (await (await fetch(`${t.url}/posts/${created.post.id}`)).json()) as { post: Record<string, unknown> };
+        expect(read.post).toMatchObject(fields);
+        const signup = await t.send('POST', '/auth/signup', { email: 'nul@example.com', name: 'N\u0000ul', password: 'pass\u0000word' });
+        const { token, user } = (await signup.json()) as { token: string; user: { name: string } };
+        expect(user.name).toBe('N\u0000ul');
+        const me = (await (await fetch(`${t.url}/me`, { headers: { authorization: `Bearer ${token}` } })).json()) as { user: { name: string } };
+        expect(me.user.name).toBe('N\u0000ul');
+        const login = await t.send('POST', '/auth/login', { email: 'nul@example.com', password: 'pass\u0000word' });
+        expect(login.status).toBe(200);
+        const truncated = await t.send('POST', '/auth/login', { email: 'nul@example.com', password: 'pass' });
+        expect(truncated.status).toBe(401);
+      });
+    });
+
+    describe('query strings', () => {
+      it('answers 400 for a repeated page or perPage', async () => {
+        for (const query of ['page=1&page=2', 'perPage=5&perPage=5', 'page=1&page=1']) {
+          const { status, body } = await errorOf(await fetch(`${t.url}/posts?${query}`));
+          expect(status).toBe(400);
+          expect(body.error).toBe('Validation failed');
+        }
+      });
+
+      it('ignores bracketed names as unknown parameters (page[]=, page[a]=)', async () => {
+        for (const query of ['page[]=5', 'page[a]=5', 'page[]=1&page[]=2', 'perPage[0]=1000']) {
+          const res = await fetch(`${t.url}/posts?${query}`);
+          const body = (await res.json()) as { pagination: { page: number; perPage: number } };
+          expect({ status: res.status, page: body.pagination.page, perPage: body.pagination.perPage }).toEqual({
+            status: 200,
+            page: 1,
+            perPage: 20,
+          });
+        }
+      });
+
+      it('answers 200 or 400, never 500, for malformed percent-encoding', async () => {
+        for (const query of ['page=%', 'page=%E0%A4%A', '%ZZ=1', 'page=1%00', 'perPage=%F0%9F%98']) {
+          const res = await fetch(`${t.url}/posts?${query}`);
+          expect([200, 400]).toContain(res.status);
+          await res.arrayBuffer();
+        }
+      });
+    });
+
+    describe('long values', () => {
+      it('answers 404 Post not found for a 10 000-character post id on GET, PATCH and DELETE', async () => {
+        const id = 'x'.repeat(10_000);
+        expect(await errorOf(await fetch(`${t.url}/posts/${id}`))).toStrictEqual({ status: 404, body: { error: 'Post not found' } });
+        expect(await errorOf(await t.send('PATCH', `/posts/${id}`, { title: 'x' }))).toStrictEqual({
+          status: 404,
+          body: { error: 'Post not found' },
+        });
+        expect(await errorOf(await fetch(`${t.url}/posts/${id}`, { method: 'DELETE' }))).toStrictEqual({
+          status: 404,
+          body: { error: 'Post not found' },
+        });
+      });
+
+      it('answers 431 in JSON to a 100 KB Authorization header and closes that connection', async () => {
+        const conn = await rawConnection(t.port);
+        conn.write(`GET /me HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${'a'.repeat(100 * 1024)}\r\n\r\n`);
+        expectJsonError(await conn.response(), 431, 'Request headers too large');
+        await conn.closed;
+        await stillServing();
+      });
+    });
+
+    describe('slowloris', () => {
+      it('cuts clients sending headers a byte a second at the header timeout, while others are served', { timeout: 40_000 }, async () => {
+        const head = 'GET /posts HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ' + 'z'.repeat(100);
+        const slow = await Promise.all(Array.from({ length: 20 }, () => rawConnection(t.port)));
+        const started = performance.now();
+        let sent = 0;
+        const drip = setInterval(() => {
+          for (const conn of slow) if (!conn.socket.destroyed) conn.write(head.charAt(sent));
+          sent++;
+        }, 1_000);
+        try {
+          // While they drip, other clients get answers at once.
+          for (let i = 0; i < 5; i++) {
+            const before = performance.now();
+            await stillServing();
+            expect(performance.now() - before).toBeLessThan(1_000);
+            await sleep(200);
+          }
+          const answers = await Promise.all(slow.map((conn) => conn.response(t.timeouts.headersMs * 3)));
+          const closedAt = await Promise.all(slow.map((conn) => conn.closed));
+          for (const raw of answers) expectJsonError(raw, 408, 'Request timeout');
+          const cutAfterMs = Math.max(...closedAt) - started;
+          expect(cutAfterMs).toBeLessThan(t.timeouts.headersMs + 3 * t.timeouts.checkIntervalMs + 1_500);
+          measurements.slowloris = { clients: slow.length, bytesSentEach: sent, cutAfterMs: Math.round(cutAfterMs) };
+        } finally {
+          clearInterval(drip);
+          for (const conn of slow) conn.socket.destroy();
+        }
+        await stillServing();
+      });
+    });
+
+    it('answered none of the above with a 5xx and logged no unexpected error', async () => {
+      await sleep(200); // a server process writes its log lines in batches
+      const records = t.log.records();
+      const requests = records.filter((record) => record.msg === 'request');
+      expect(requests.length).toBeGreaterThan(40);
+      expect(requests.filter((record) => Number(record.status) >= 500)).toEqual([]);
+      expect(records.filter((record) => Number(record.level) >= 50)).toEqual([]);
+    });
+  });
+}
+
+/** Numbers the hostile-input tests measured, printed by the test file for the report. */
+export const measurements: {
+  slowUpload?: { bodyBytesWhenAnswered: number; bodyBytesSentInTotal: number; msToAnswer: number; msFromAnswerToClose: number };
+  slowloris?: { clients: number; bytesSentEach: number; cutAfterMs: number };
+} = {};

@@ -1,0 +1,14 @@
+import { mongoTest, withTestMongo, type TestMongo } from '@inkwell/adapters-mongo/testing';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { itLeaksNothingIntoTheLogs } from './log-leaks.suite.js';
+
+describe.skipIf(!mongoTest)('the log stream of a real process (mongodb store)', () => {
+  let mongo: TestMongo;
+  beforeAll(async () => {
+    mongo = await withTestMongo();
+  });
+  afterAll(async () => {
+    await mongo?.cleanup();
+  });
+  itLeaksNothingIntoTheLogs(() => ({ DB_URL: mongo.url, DB_DATABASE: mongo.database }));
+});

@@ -1,0 +1,204 @@
+import type { Post, PublicUser } from '@inkwell/domain';
+import { fakePasswordHasher, manualClock, type ManualClock } from '@inkwell/domain/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readConfig, createInkwell, type Inkwell, type Store } from '@inkwell/app';
+import { captureLogger, type CaptureLogger } from '../support/capture-logger.js';
+import { withFaults, type StoreFaults } from '../support/faulty-store.js';
+import { TEST_JWT_SECRET, aPost, alice } from '../support/fixtures.js';
+
+/** What a test can do with the API as any client can: requests, and the usual first steps. */
+export interface HttpClient {
+  /** A request to `path` (`/posts?page=2`), with fetch's options. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  /** A request with `body` as JSON text and `content-type: application/json`. */
+  send(method: string, path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** `GET /me` with `authorization: Bearer <token>`. */
+  me(token: string): Promise<Response>;
+  /** Signs up (alice by default) and returns the 201 body. */
+  signUp(input?: Partial<Record<'email' | 'name' | 'password', unknown>>): Promise<{ token: string; user: PublicUser }>;
+  /** Creates a post (`aPost` by default) and returns it. */
+  createPost(input?: Record<string, unknown>): Promise<Post>;
+  /** Lets at least `ms` pass on the app's clock: the manual clock moves in process, real time passes elsewhere. */
+  elapse(ms: number): Promise<void>;
+}
+
+/**
+ * One app over one fresh store. Besides the client's view, the test doubles the suite steers:
+ * these exist only when the app runs in this process (`HttpTarget.inProcess`), and throw
+ * elsewhere, so a test that needs them must be registered with `inProcessOnly`.
+ */
+export interface HttpApi extends HttpClient {
+  readonly inkwell: Inkwell;
+  readonly clock: ManualClock;
+  readonly hasher: ReturnType<typeof fakePasswordHasher>;
+  readonly logger: CaptureLogger;
+  /** Make repository and limiter methods fail (500, 503 tests). */
+  readonly faults: StoreFaults;
+}
+
+/** Where the suite's app runs, and how each test gets a fresh one. */
+export interface HttpTarget {
+  readonly label: string;
+  /** True when the app runs in this process, so tests can steer its clock, hasher, store and log. */
+  readonly inProcess: boolean;
+  /** Each test's time limit, when vitest's default is too short (real bcrypt on a busy machine). */
+  readonly testTimeoutMs?: number;
+  /** Registers the hooks that give every test a fresh app over empty data; returns the getter. */
+  use(): () => HttpApi;
+}
+
+/** `it` and `describe` for tests that steer the app from inside: registered only on an in-process target. */
+export function inProcessOnly(target: HttpTarget): { it: typeof it; describe: typeof describe } {
+  if (target.inProcess) return { it, describe };
+  const nothing = Object.assign(() => undefined, { each: () => () => undefined });
+  return { it: nothing as unknown as typeof it, describe: nothing as unknown as typeof describe };
+}
+
+/** The app built by `createInkwell` in this process over `makeStore()`, driven with `app.request`. */
+export function inProcessTarget(label: string, makeStore: () => Promise<Store>): HttpTarget {
+  return {
+    label,
+    inProcess: true,
+    use() {
+      let current: HttpApi | undefined;
+      beforeEach(async () => {
+        current = await buildHttpApi(await makeStore());
+      });
+      afterEach(async () => {
+        await current?.inkwell.close();
+        current = undefined;
+      });
+      return () => {
+        if (!current) throw new Error('HttpTarget: no app outside a test');
+        return current;
+      };
+    },
+  };
+}
+
+/** The client's side of the API over `request`, which sends one request to the app. */
+export function httpClient(request: HttpClient['request'], elapse: HttpClient['elapse']): HttpClient {
+  const send = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    request(path, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return {
+    request,
+    send,
+    elapse,
+    me: (token) => request('/me', { headers: { authorization: `Bearer ${token}` } }),
+    async signUp(input = {}) {
+      const res = await send('POST', '/auth/signup', { ...alice, ...input });
+      return (await expectJson(res, 201, { token: expect.any(String), user: expect.any(Object) })) as {
+        token: string;
+        user: PublicUser;
+      };
+    },
+    async createPost(input = {}) {
+      const res = await send('POST', '/posts', { ...aPost, ...input });
+      return ((await expectJson(res, 201, { post: expect.any(Object) })) as { post: Post }).post;
+    },
+  };
+}
+
+export async function buildHttpApi(realStore: Store): Promise<HttpApi> {
+  const { store, faults } = withFaults(realStore);
+  const clock = manualClock();
+  const hasher = fakePasswordHasher();
+  const logger = captureLogger();
+  const inkwell = await createInkwell(readConfig({ DB_URL: 'memory:', JWT_SECRET: TEST_JWT_SECRET }), logger, {
+    store,
+    clock,
+    hasher,
+  });
+  const request = async (path: string, init?: RequestInit) => inkwell.app.request(path, init);
+  const elapse = async (ms: number) => clock.advance(ms);
+  return { inkwell, clock, hasher, logger, faults, ...httpClient(request, elapse) };
+}
+
+/**
+ * Asserts the status, a `content-type` starting with `application/json`, and the exact body
+ * (`toStrictEqual`, so asymmetric matchers are allowed); returns the parsed body.
+ */
+export async function expectJson(res: Response, status: number, body: unknown): Promise<unknown> {
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = { unparsableBody: text };
+  }
+  expect({ status: res.status, body: parsed }).toStrictEqual({ status, body });
+  expect(res.headers.get('content-type') ?? '').toMatch(/^application\/json/);
+  return parsed;
+}
+
+/** `expectJson` for an error body `{ error: message }`. */
+export function expectError(res: Response, status: number, message: string): Promise<unknown> {
+  return expectJson(res, status, { error: message });
+}
+
+/**
+ * A 400 `{ error: 'Validation failed', issues }` whose issues are exactly `{ path, message }`
+ * objects with a non-empty message, never empty, naming exactly the fields in `paths`
+ * (a field may carry more than one issue). Returns the response text for further checks.
+ */
+export async function expectValidationFailure(res: Response, paths: readonly string[]): Promise<string> {
+  const text = await res.text();
+  const body = JSON.parse(text) as { issues?: { path: string; message: string }[] };
+  expect({ status: res.status, body }).toStrictEqual({
+    status: 400,
+    body: { error: 'Validation failed', issues: expect.any(Array) },
+  });
+  expect(res.headers.get('content-type') ?? '').toMatch(/^application\/json/);
+  const issues = body.issues ?? [];
+  expect(issues.length).toBeGreaterThan(0);
+  for (const issue of issues) {
+    expect(issue).toStrictEqual({ path: expect.any(String), message: expect.any(String) });
+    expect(issue.message.length).toBeGreaterThan(0);
+  }
+  expect([...new Set(issues.map((issue) => issue.path))].sort()).toEqual([...new Set(paths)].sort());
+  return text;
+}
+
+/** 204 with no body and no content type. */
+export async function expectNoContent(res: Response): Promise<void> {
+  expect(res.status).toBe(204);
+  expect(res.headers.get('content-type')).toBeNull();
+  expect(await res.text()).toBe('');
+}
+
+/** The parsed `Allow` header as a sorted list. */
+export function allowedMethods(res: Response): string[] {
+  return (res.headers.get('allow') ?? '')
+    .split(',')
+    .map((method) => method.trim())
+    .filter(Boolean)
+    .sort();
+}
+
+/** A body stream of `totalBytes` spaces in `chunkBytes` chunks that counts what was pulled from it. */
+export function countingStream(totalBytes: number, chunkBytes = 64 * 1024) {
+  const counter = { pulled: 0, cancelled: false };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        const size = Math.min(chunkBytes, totalBytes - counter.pulled);
+        counter.pulled += size;
+        controller.enqueue(new Uint8Array(size).fill(0x20));
+        if (counter.pulled >= totalBytes) controller.close();
+      },
+      cancel() {
+        counter.cancelled = true;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, counter };
+}
+
+/** `value` as JSON text of exactly `bytes` UTF-8 bytes, padded through an unknown `padding` field. */
+export function jsonOfExactSize(value: Record<string, unknown>, bytes: number): string {
+  const base = Buffer.byteLength(JSON.stringify({ ...value, padding: '' }));
+  const text = JSON.stringify({ ...value, padding: 'x'.repeat(bytes - base) });
+  if (Buffer.byteLength(text) !== bytes) throw new Error('jsonOfExactSize: could not hit the size');
+  return text;
+}

@@ -1,0 +1,25 @@
+import { describe } from 'vitest';
+import { describeAccountsApi } from './accounts.suite.js';
+import { describeBodyRules } from './bodies.suite.js';
+import { describeRoutingAndFailures } from './failures.suite.js';
+import type { HttpTarget } from './harness.js';
+import { describeListApi } from './list.suite.js';
+import { describePostsApi } from './posts.suite.js';
+
+/**
+ * The HTTP-level behaviour of the whole API (the spec and its decisions), written once and run
+ * against any target: an app in this process over any store (a manual clock, a fake password
+ * hasher, a capturing logger and a store whose methods a test can make fail; a run takes
+ * seconds), or real server processes, where everything a client can observe runs and the tests
+ * that steer the app from inside (`inProcessOnly`) are left to the in-process runs.
+ */
+export function describeHttpApi(target: HttpTarget): void {
+  describe(`HTTP API on ${target.label}`, { timeout: target.testTimeoutMs }, () => {
+    const api = target.use();
+    describeAccountsApi(api, target);
+    describePostsApi(api, target);
+    describeListApi(api, target);
+    describeBodyRules(api, target);
+    describeRoutingAndFailures(api, target);
+  });
+}

@@ -1,0 +1,186 @@
+import { mongoTest, startMongoProxy, withTestMongo, type MongoProxy, type TestMongo } from '@inkwell/adapters-mongo/testing';
+import { request } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig, createInkwell, type Inkwell, createLogger } from '@inkwell/app';
+import { spawnInkwell, type SpawnedInkwell } from '../support/spawn-inkwell.js';
+import { TEST_JWT_SECRET as JWT_SECRET } from '../support/fixtures.js';
+
+
+describe('start-up against an unreachable MongoDB', () => {
+  it('exits non-zero within 10 s with one line naming the redacted URL and both ways forward', async () => {
+    const started = Date.now();
+    const inkwell = spawnInkwell({ DB_URL: 'mongodb://admin:hunter2-secret@127.0.0.1:1/?authSource=admin', JWT_SECRET });
+    const code = await inkwell.exited;
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(code).not.toBe(0);
+    const failure = inkwell.lines.filter((line) => line.includes('cannot reach MongoDB'));
+    expect(failure).toHaveLength(1);
+    expect(failure[0]).toContain('mongodb://admin:***@127.0.0.1:1');
+    expect(failure[0]).toContain('set DB_URL');
+    expect(failure[0]).toContain('pnpm dev');
+    expect(inkwell.lines.join('\n')).not.toContain('hunter2-secret');
+  }, 15_000);
+});
+
+describe.skipIf(!mongoTest)('MongoDB outage under a running app', () => {
+  let mongo: TestMongo;
+  let proxy: MongoProxy;
+  let inkwell: Inkwell;
+
+  beforeAll(async () => {
+    mongo = await withTestMongo();
+    proxy = await startMongoProxy(mongo.url);
+    const config = readConfig({ DB_URL: proxy.url, DB_DATABASE: mongo.database, JWT_SECRET });
+    inkwell = await createInkwell(config, createLogger('silent'));
+  });
+  afterAll(async () => {
+    await inkwell?.close();
+    await proxy?.close();
+    await mongo?.cleanup();
+  });
+
+  const createPost = () =>
+    inkwell.app.request('/posts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Survives', body: 'outage', authorId: 'a', published: true }),
+    });
+
+  it('answers 503 quickly while the database is gone, stays up, and recovers on its own', async () => {
+    const created = await createPost();
+    expect(created.status).toBe(201);
+    const { post } = (await created.json()) as { post: { id: string } };
+    expect((await inkwell.app.request('/health')).status).toBe(200);
+
+    await proxy.goDown();
+    for (const path of [`/posts/${post.id}`, '/posts']) {
+      const started = Date.now();
+      const response = await inkwell.app.request(path);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ error: 'Service unavailable' });
+    }
+    const writeDuringOutage = await createPost();
+    expect(writeDuringOutage.status).toBe(503);
+    // The failed-login limit is counted in the database: it cannot count, so the login fails closed.
+    const loginDuringOutage = await inkwell.app.request('/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'someone@example.com', password: 'a guess' }),
+    });
+    expect({ status: loginDuringOutage.status, body: await loginDuringOutage.json() }).toEqual({
+      status: 503,
+      body: { error: 'Service unavailable' },
+    });
+    const health = await inkwell.app.request('/health');
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ status: 'unavailable' });
+
+    await proxy.comeBack();
+    const deadline = Date.now() + 20_000;
+    let status = 0;
+    while (Date.now() < deadline && status !== 200) {
+      status = (await inkwell.app.request(`/posts/${post.id}`)).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(status).toBe(200);
+    expect(await (await inkwell.app.request('/health')).json()).toEqual({ status: 'ok' });
+    expect(((await (await inkwell.app.request('/posts')).json()) as { pagination: { total: number } }).pagination.total).toBe(1);
+  }, 40_000);
+});
+
+describe.skipIf(!mongoTest)('a real server process on MongoDB', () => {
+  let mongo: TestMongo;
+  let running: SpawnedInkwell | undefined;
+
+  beforeAll(async () => {
+    mongo = await withTestMongo();
+  });
+  afterEach(async () => {
+    await running?.kill();
+    running = undefined;
+  });
+  afterAll(async () => {
+    await mongo?.cleanup();
+  });
+
+  const start = async () => {
+    running = spawnInkwell({ DB_URL: mongo.url, DB_DATABASE: mongo.database, JWT_SECRET });
+    return running.listening();
+  };
+
+  it('logs the listening line with the store and database name', async () => {
+    await start();
+    expect(running?.lines.some((line) => line.includes(`(store: mongodb (${mongo.database}))`))).toBe(true);
+  }, 30_000);
+
+  it('finishes an in-flight request on SIGTERM, closes, and exits 0', async () => {
+    const base = await start();
+    const server = running as SpawnedInkwell;
+    const body = JSON.stringify({ title: 'Slow', body: 'sent in two halves', authorId: 'a', published: true });
+
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${base}/posts`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      // The request is now in flight: stop the server, then finish the body a little later.
+      setTimeout(() => {
+        server.process.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 500);
+      }, 200);
+    });
+
+    const { status, body: text } = await response;
+    expect(status).toBe(201);
+    expect(JSON.parse(text).post.title).toBe('Slow');
+    expect(await server.exited).toBe(0);
+    expect(server.lines.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
+  }, 30_000);
+
+  it('keeps everything written by one process for the next one on the same database', async () => {
+    const json = { 'content-type': 'application/json' };
+    let base = await start();
+    const signup = await fetch(`${base}/auth/signup`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'persist@example.com', name: 'Persist', password: 'persist-pass' }),
+    });
+    expect(signup.status).toBe(201);
+    const { user } = (await signup.json()) as { user: unknown };
+    const written = [];
+    for (const [i, published] of [true, false, true].entries()) {
+      const response = await fetch(`${base}/posts`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ title: `Post ${i}`, body: `Body ${i} \u0000 🎉`, authorId: 'persist', published }),
+      });
+      written.push(((await response.json()) as { post: { id: string } }).post);
+    }
+    const patched = await fetch(`${base}/posts/${written[0]?.id}`, { method: 'PATCH', headers: json, body: '{"title":"Edited"}' });
+    written[0] = ((await patched.json()) as { post: { id: string } }).post;
+    const listBefore = await (await fetch(`${base}/posts`)).json();
+
+    running?.process.kill('SIGTERM');
+    expect(await running?.exited).toBe(0);
+    base = await start();
+
+    const login = await fetch(`${base}/auth/login`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'persist@example.com', password: 'persist-pass' }),
+    });
+    expect(login.status).toBe(200);
+    const { token, user: loggedIn } = (await login.json()) as { token: string; user: unknown };
+    expect(loggedIn).toEqual(user);
+    expect(await (await fetch(`${base}/me`, { headers: { authorization: `Bearer ${token}` } })).json()).toEqual({ user });
+    for (const post of written) {
+      expect(await (await fetch(`${base}/posts/${post.id}`)).json()).toEqual({ post });
+    }
+    expect(await (await fetch(`${base}/posts`)).json()).toEqual(listBefore);
+  }, 60_000);
+});

@@ -1,0 +1,11 @@
+import { describe, expect, it } from 'vitest';
+import { spawnInkwell } from '../support/spawn-inkwell.js';
+
+describe('WEB_CONCURRENCY=2 with DB_URL=memory:', () => {
+  it('refuses to start: exit 1 with one line that says why', async () => {
+    const inkwell = spawnInkwell({ DB_URL: 'memory:', WEB_CONCURRENCY: '2' });
+    expect(await inkwell.exited).toBe(1);
+    expect(inkwell.lines).toHaveLength(1);
+    expect(inkwell.lines[0]).toMatch(/^inkwell: refusing to start: WEB_CONCURRENCY=2 needs the MongoDB store/);
+  }, 20_000);
+});

@@ -1,0 +1,49 @@
+import type { AttemptLimiter, PostRepository, UserRepository } from '@inkwell/domain';
+import type { Store } from '@inkwell/app';
+
+/** A repository or limiter method by its store-qualified name, e.g. `posts.listPublished`, `limits.take`. */
+export type RepositoryMethod =
+  | `users.${keyof UserRepository}`
+  | `posts.${keyof PostRepository}`
+  | `limits.${keyof AttemptLimiter}`;
+
+/** Switches for making a wrapped store's repository methods fail. */
+export interface StoreFaults {
+  /** Every later call of `method` rejects with `error`, until `clear()`. */
+  fail(method: RepositoryMethod, error: unknown): void;
+  /** Back to the real store. */
+  clear(): void;
+}
+
+/**
+ * Wraps a store so tests can make any repository or limiter method reject (a driver error, the
+ * database gone) without knowing which store is underneath. Transparent while no fault is set.
+ */
+export function withFaults(store: Store): { store: Store; faults: StoreFaults } {
+  const active = new Map<string, unknown>();
+  function wrap<R extends object>(area: 'users' | 'posts' | 'limits', repository: R): R {
+    return new Proxy(repository, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        const name = `${area}.${String(property)}`;
+        return (...args: unknown[]) =>
+          active.has(name) ? Promise.reject(active.get(name)) : Reflect.apply(value, target, args);
+      },
+    });
+  }
+  return {
+    store: {
+      ...store,
+      users: wrap('users', store.users),
+      posts: wrap('posts', store.posts),
+      attemptLimiter: (rule, clock) => wrap('limits', store.attemptLimiter(rule, clock)),
+    },
+    faults: {
+      fail: (method, error) => {
+        active.set(method, error);
+      },
+      clear: () => active.clear(),
+    },
+  };
+}

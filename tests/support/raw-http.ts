@@ -1,0 +1,110 @@
+import { connect, type Socket } from 'node:net';
+
+/** A response read off a raw socket. */
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/** Parses the first HTTP/1.1 response in `text`, or null when its head is not complete yet. */
+export function parseRawResponse(text: string): RawResponse | null {
+  const end = text.indexOf('\r\n\r\n');
+  if (end === -1) return null;
+  const [statusLine = '', ...headerLines] = text.slice(0, end).split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of headerLines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const length = Number(headers['content-length'] ?? 0);
+  const body = text.slice(end + 4, end + 4 + length);
+  if (Buffer.byteLength(body) < length) return null;
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+/** A raw TCP connection to the server, for what `fetch` cannot send (or would fix up). */
+export interface RawConnection {
+  readonly socket: Socket;
+  /** Everything received so far, as latin1 text. */
+  received(): string;
+  /** Resolves with the first complete response; rejects after `timeoutMs`. */
+  response(timeoutMs?: number): Promise<RawResponse>;
+  /** Resolves when the server has closed the connection (end, reset or close), with the time it happened. */
+  readonly closed: Promise<number>;
+  /**
+   * Resolves when the connection is gone for good, with the time: with `halfOpen`, the server's
+   * FIN alone does not end it; its reset (or our own end) does.
+   */
+  readonly gone: Promise<number>;
+  /** Bytes handed to the socket so far. */
+  readonly written: () => number;
+  write(data: string | Buffer): boolean;
+}
+
+/**
+ * Opens a raw connection to 127.0.0.1:`port`. With `halfOpen`, the client keeps its side open
+ * (and may keep sending) after the server's FIN, as an uploading client does.
+ */
+export function rawConnection(port: number, options: { halfOpen?: boolean } = {}): Promise<RawConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: options.halfOpen ?? false });
+    let text = '';
+    let written = 0;
+    const waiters = new Set<() => void>();
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      for (const wake of waiters) wake();
+    });
+    const closed = new Promise<number>((done) => {
+      const finish = () => done(performance.now());
+      socket.once('end', finish);
+      socket.once('close', finish);
+    });
+    const gone = new Promise<number>((done) => socket.once('close', () => done(performance.now())));
+    socket.on('error', () => undefined); // a reset after the server answered is expected
+    closed.then(() => {
+      for (const wake of waiters) wake();
+    });
+    socket.once('connect', () =>
+      resolve({
+        socket,
+        received: () => text,
+        closed,
+        gone,
+        written: () => written,
+        write: (data) => {
+          written += typeof data === 'string' ? Buffer.byteLength(data, 'latin1') : data.byteLength;
+          return socket.write(data);
+        },
+        response: (timeoutMs = 10_000) =>
+          new Promise<RawResponse>((done, fail) => {
+            const check = () => {
+              const parsed = parseRawResponse(text);
+              if (parsed) {
+                finish();
+                done(parsed);
+              } else if (socket.destroyed) {
+                finish();
+                fail(new Error(`connection closed without a complete response; got ${JSON.stringify(text.slice(0, 300))}`));
+              }
+            };
+            const timer = setTimeout(() => {
+              finish();
+              fail(new Error(`no response within ${timeoutMs} ms; got ${JSON.stringify(text.slice(0, 300))}`));
+            }, timeoutMs);
+            const finish = () => {
+              clearTimeout(timer);
+              waiters.delete(check);
+            };
+            waiters.add(check);
+            check();
+          }),
+      }),
+    );
+    socket.once('error', reject);
+  });
+}
+
+/** Resolves after `ms`. */
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
