@@ -1,15 +1,13 @@
 import { Hono } from 'hono';
-import { accessLog } from './access-log.js';
-import { accountsRoutes } from './accounts-routes.js';
-import { corsPolicy } from './cors-policy.js';
-import { docsRoutes } from './docs-routes.js';
-import { healthRoutes } from './health-routes.js';
+import { accountsRoutes } from './routes/accounts.js';
+import { corsPolicy } from './middleware/cors-policy.js';
+import { docsRoutes } from './docs/docs-routes.js';
+import { healthRoutes } from './routes/health.js';
 import type { HttpDeps } from './http-deps.js';
 import { failureResponse, knownErrorResponse } from './http-errors.js';
-import { allowedMethods } from './method-not-allowed.js';
-import { postsRoutes } from './posts-routes.js';
-import { requestIdentity } from './request-id.js';
-import { securityHeaders } from './security-headers.js';
+import { allowedMethods } from './middleware/method-not-allowed.js';
+import { postsRoutes } from './routes/posts.js';
+import { requestContext } from './middleware/request-context.js';
 
 /**
  * The whole API as a Hono app. Routing and translation only: every rule lives in the domain's
@@ -17,11 +15,8 @@ import { securityHeaders } from './security-headers.js';
  */
 export function createHttpApp(deps: HttpDeps) {
   const app = new Hono();
-  app.use(requestIdentity());
-  app.use(accessLog(deps.accessLogger ?? deps.logger));
-  // Every response, errors included, gets the security headers; a route with its own
-  // Content-Security-Policy (the /docs page) keeps it: see security-headers.ts.
-  app.use(securityHeaders());
+  // Request id, security headers and the request's log line, around everything (request-context.ts).
+  app.use(requestContext(deps.accessLogger ?? deps.logger));
   // Before the routes, so a preflight OPTIONS is answered 204 instead of 405.
   const cors = corsPolicy(deps.corsOrigins);
   if (cors) app.use(cors);

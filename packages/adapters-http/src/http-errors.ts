@@ -1,7 +1,7 @@
 import { domainErrorMessages, isDomainError, type DomainErrorCode } from '@inkwell/domain';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { jsonResponse } from './json-response.js';
+import { jsonResponse } from './response/json-response.js';
 
 /** Failures that belong to HTTP itself (content type, body framing, routing, the parser), with their fixed answers. */
 export const httpFailures = {

@@ -2,7 +2,7 @@ import { RequestError } from '@hono/node-server';
 import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { httpFailures, type HttpFailure } from '../http-errors.js';
-import { SECURE_HEADERS } from '../security-headers.js';
+import { SECURE_HEADERS } from '../response/security-headers.js';
 import { lingeringClose, type LingerBounds } from './lingering-close.js';
 
 /** Node's own rejections, by the code of its error, answered with the API's error shape instead of Node's empty defaults. */

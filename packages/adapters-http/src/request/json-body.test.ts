@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { HttpError, type HttpFailure } from './http-errors.js';
+import { HttpError, type HttpFailure } from '../http-errors.js';
 import { MAX_BODY_BYTES, readJsonObject } from './json-body.js';
 
 const LIMIT = 32;

@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { DOCS_CONTENT_SECURITY_POLICY } from './docs-page.js';
-import { createHttpApp } from './http-app.js';
-import { createOpenApiDocument } from './openapi-document.js';
+import { createHttpApp } from '../http-app.js';
+import { createOpenApiDocument } from '../openapi/document.js';
 
 function app(apiDocs?: boolean) {
   const quiet = () => undefined;

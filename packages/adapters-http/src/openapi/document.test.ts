@@ -8,9 +8,9 @@ import { fakePasswordHasher, fakeTokenService, manualClock } from '@inkwell/doma
 import { Hono } from 'hono';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createHttpApp } from './http-app.js';
-import { HttpError, httpFailures, knownErrorResponse, type HttpFailure } from './http-errors.js';
-import { API_VERSION, createOpenApiDocument } from './openapi-document.js';
+import { createHttpApp } from '../http-app.js';
+import { HttpError, httpFailures, knownErrorResponse, type HttpFailure } from '../http-errors.js';
+import { API_VERSION, createOpenApiDocument } from './document.js';
 
 const document = createOpenApiDocument();
 const operations = Object.entries(document.paths).flatMap(([path, item]) =>
@@ -60,7 +60,7 @@ describe('the OpenAPI document', () => {
   });
 
   it("carries the adapter package's version", () => {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(document.info.version).toBe(API_VERSION);
     expect(API_VERSION).toBe(pkg.version);
   });

@@ -1,11 +1,11 @@
 import { currentUser, logIn, signUp } from '@inkwell/domain';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { bearerToken } from './bearer-token.js';
-import type { HttpDeps } from './http-deps.js';
-import { readJsonObject } from './json-body.js';
-import { jsonResponse, setResponseHeader } from './json-response.js';
-import { clientAddressResolver } from './node/client-address.js';
-import { requestHeader } from './node/node-request.js';
+import { bearerToken } from '../request/bearer-token.js';
+import type { HttpDeps } from '../http-deps.js';
+import { readJsonObject } from '../request/json-body.js';
+import { jsonResponse, setResponseHeader } from '../response/json-response.js';
+import { clientAddressResolver } from '../node/client-address.js';
+import { requestHeader } from '../node/node-request.js';
 
 /**
  * These answers carry a token or an account, errors included: no shared cache (a proxy, a CDN)

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import type { HttpDeps } from './http-deps.js';
-import { jsonResponse } from './json-response.js';
+import type { HttpDeps } from '../http-deps.js';
+import { jsonResponse } from '../response/json-response.js';
 
 /** `GET /health` for load balancers: 200 while the store answers a ping, 503 while it does not. */
 export function healthRoutes(deps: HttpDeps) {

@@ -1,9 +1,9 @@
 import { createPost, deletePost, getPost, listPublishedPosts, updatePost } from '@inkwell/domain';
 import { Hono } from 'hono';
-import type { HttpDeps } from './http-deps.js';
-import { readJsonObject } from './json-body.js';
-import { emptyResponse, jsonResponse } from './json-response.js';
-import { queryValues } from './query-values.js';
+import type { HttpDeps } from '../http-deps.js';
+import { readJsonObject } from '../request/json-body.js';
+import { emptyResponse, jsonResponse } from '../response/json-response.js';
+import { queryValues } from '../request/query-values.js';
 
 /** The five post endpoints (spec 4.2). */
 export function postsRoutes(deps: HttpDeps) {

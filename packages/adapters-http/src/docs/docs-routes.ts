@@ -25,7 +25,7 @@ export function docsRoutes() {
   const app = new Hono()
     .get('/openapi.json', async (c) => {
       // Loaded on first request, so the converter costs nothing at start or when nobody asks.
-      documentText ??= import('./openapi-document.js').then(({ createOpenApiDocument }) =>
+      documentText ??= import('../openapi/document.js').then(({ createOpenApiDocument }) =>
         JSON.stringify(createOpenApiDocument()),
       );
       return c.body(await documentText, 200, { 'Content-Type': 'application/json' });

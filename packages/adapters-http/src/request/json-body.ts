@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import { HttpError } from './http-errors.js';
-import { readNodeBody, requestHeader } from './node/node-request.js';
+import { HttpError } from '../http-errors.js';
+import { readNodeBody, requestHeader } from '../node/node-request.js';
 
 /** Decisions.md: bodies over 1 MiB are refused. */
 export const MAX_BODY_BYTES = 1024 * 1024;

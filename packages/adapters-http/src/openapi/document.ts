@@ -14,8 +14,8 @@ import {
   type DomainErrorCode,
 } from '@inkwell/domain';
 import * as v from 'valibot';
-import { httpFailures, type HttpFailure } from './http-errors.js';
-import { createSchemaConverter, type AnySchema, type JsonSchema, type QueryParameter } from './openapi-schemas.js';
+import { httpFailures, type HttpFailure } from '../http-errors.js';
+import { createSchemaConverter, type AnySchema, type JsonSchema, type QueryParameter } from './converter.js';
 import {
   ErrorSchema,
   HealthSchema,
