@@ -62,6 +62,12 @@ export function openApiChecker(document: OpenApiDocument): OpenApiChecker {
       const documented = operation.responses[String(res.status)];
       if (!documented) throw new Error(`${name}: status ${res.status} is not documented (body: ${await res.text()})`);
 
+      // A documented header with one allowed value (Cache-Control: no-store) must be there, with it.
+      for (const [header, { schema }] of Object.entries(documented.headers ?? {})) {
+        if (schema.const !== undefined && res.headers.get(header) !== schema.const) {
+          throw new Error(`${name}: header ${header} is ${JSON.stringify(res.headers.get(header))}, documented ${JSON.stringify(schema.const)}`);
+        }
+      }
       const text = await res.text();
       if (!documented.content) {
         if (text !== '') throw new Error(`${name}: documented without a body, answered ${JSON.stringify(text)}`);

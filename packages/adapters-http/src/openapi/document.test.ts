@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createHttpApp } from '../http-app.js';
 import { HttpError, httpFailures, knownErrorResponse, type HttpFailure } from '../http-errors.js';
-import { API_VERSION, createOpenApiDocument } from './document.js';
+import { createOpenApiDocument } from './document.js';
+import { API_VERSION } from './types.js';
 
 const document = createOpenApiDocument();
 const operations = Object.entries(document.paths).flatMap(([path, item]) =>

@@ -1,0 +1,116 @@
+import { domainErrorMessages, toValidationIssues, type DomainErrorCode } from '@inkwell/domain';
+import * as v from 'valibot';
+import { httpFailures, type HttpFailure } from '../http-errors.js';
+import { ref } from './components.js';
+import type { AnySchema, JsonSchema } from './converter.js';
+import type { OpenApiExample, OpenApiHeader, OpenApiMediaType, OpenApiOperation, OpenApiResponse } from './types.js';
+
+/** A failure a response documents: one of the domain's codes or one of HTTP's own. */
+export type Failure = DomainErrorCode | HttpFailure;
+
+function isHttpFailure(failure: Failure): failure is HttpFailure {
+  return Object.hasOwn(httpFailures, failure);
+}
+
+/** The exact message the API answers a failure with. */
+function messageOf(failure: Failure): string {
+  return isHttpFailure(failure) ? httpFailures[failure].error : domainErrorMessages[failure];
+}
+
+function errorExample(failure: Failure): [string, OpenApiExample] {
+  return [failure, { summary: messageOf(failure), value: { error: messageOf(failure) } }];
+}
+
+/** The header of an answer that tells a refused client when to try again. */
+export const retryAfter: Readonly<Record<string, OpenApiHeader>> = {
+  'Retry-After': {
+    description: 'Seconds after which trying again can succeed.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+
+/** A JSON answer of `schema`. */
+export function json(description: string, schema: JsonSchema, extra: Partial<OpenApiMediaType> = {}): OpenApiResponse {
+  return { description, content: { 'application/json': { schema, ...extra } } };
+}
+
+/** An error response with one example per failure, each with its exact message. */
+export function errorResponse(description: string, failures: readonly Failure[], headers?: OpenApiResponse['headers']): OpenApiResponse {
+  return {
+    ...json(description, ref('Error'), { examples: Object.fromEntries(failures.map(errorExample)) }),
+    ...(headers && { headers }),
+  };
+}
+
+/**
+ * The 400 of an operation. The validation example is what the domain's own schema reports for
+ * `invalidSample`, so its issues are real. Operations with a body can also answer `Invalid JSON body`.
+ */
+export function badRequest(schema: AnySchema, invalidSample: unknown, hasBody: boolean): OpenApiResponse {
+  const result = v.safeParse(schema, invalidSample);
+  if (result.success) throw new Error(`openapi: the invalid sample ${JSON.stringify(invalidSample)} passes validation`);
+  const validation: OpenApiExample = {
+    summary: domainErrorMessages.ValidationFailed,
+    value: { error: domainErrorMessages.ValidationFailed, issues: toValidationIssues(result.issues) },
+  };
+  if (!hasBody) {
+    return json('The query fails validation (every problem is listed).', ref('ValidationError'), {
+      examples: { ValidationFailed: validation },
+    });
+  }
+  const validationOrError = { oneOf: [ref('ValidationError'), ref('Error')] };
+  return json('The body is not a JSON object, or fails validation (every problem is listed).', validationOrError, {
+    examples: Object.fromEntries([['ValidationFailed', validation], errorExample('InvalidJsonBody')]),
+  });
+}
+
+/** A required JSON request body of the named component, with an example. */
+export function jsonBody(component: string, example: unknown): OpenApiOperation['requestBody'] {
+  return { required: true, content: { 'application/json': { schema: ref(component), example } } };
+}
+
+/** What every operation that reads a body can also answer. */
+export const bodyFailures = {
+  '413': errorResponse('The body is over 1 MiB; it is refused without reading the rest.', ['BodyTooLarge']),
+  '415': errorResponse('The body is not sent as `application/json`.', ['UnsupportedMediaType']),
+} as const;
+
+/** What every operation can answer when the service itself fails. */
+export const serverFailures = {
+  '500': errorResponse('An unexpected failure. It is logged with the request id; the answer never carries details.', [
+    'InternalError',
+  ]),
+  '503': errorResponse('The database cannot be reached. The server recovers on its own once it is back.', [
+    'StoreUnavailable',
+  ]),
+} as const;
+
+/** Signup and login hash passwords in a bounded pool: they can also be refused as busy. */
+export const hashingServerFailures = {
+  ...serverFailures,
+  '503': errorResponse(
+    'The database cannot be reached, or the password-hashing queue is full (then with `Retry-After`).',
+    ['StoreUnavailable', 'ServerBusy'],
+    retryAfter,
+  ),
+  '429': errorResponse('Too many attempts from this client or for this account; wait `Retry-After` seconds.', ['TooManyAttempts'], retryAfter),
+} as const;
+
+/** An operation that needs no token. */
+export const publicOperation = { security: [] } as const;
+
+
+/** The header of an answer no shared cache may keep (it carries a token or an account). */
+const noStoreHeader: Readonly<Record<string, OpenApiHeader>> = {
+  'Cache-Control': {
+    description: '`no-store`: the answer carries a token or an account, so no proxy or CDN may keep it.',
+    schema: { type: 'string', const: 'no-store' },
+  },
+};
+
+/** `responses` with `Cache-Control: no-store` documented on every one of them. */
+export function withNoStore(responses: Readonly<Record<string, OpenApiResponse>>): Record<string, OpenApiResponse> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [status, { ...response, headers: { ...response.headers, ...noStoreHeader } }]),
+  );
+}
