@@ -1,10 +1,10 @@
 // `pnpm bench`: inkwell (built dist, memory store) against a bare node:http ceiling, a login
 // storm against bare bcryptjs in worker threads, memory, start-up time and the list at 100 000
-// posts. Writes bench/results/latest.{json,md} and ratios.svg. See README → Performance.
+// posts. Writes bench/results/latest.{json,md} and ratios.svg. See docs/performance.md.
 //
 // Options: --rounds N (3), --seconds S per round (5), --warmup S (2), --connections C (50),
 // --no-pin (no taskset), --only reads,logins,posts,scale,startup (a subset, for development),
-// --update-readme (replace the table between the README's bench markers).
+// --update-docs (replace the table between docs/performance.md's bench markers).
 import bcrypt from 'bcryptjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '50' },
     'no-pin': { type: 'boolean', default: false },
     only: { type: 'string' },
-    'update-readme': { type: 'boolean', default: false },
+    'update-docs': { type: 'boolean', default: false },
   },
 });
 const ROUNDS = Number(options.rounds);
@@ -352,6 +352,9 @@ function loadAverage(): string {
   return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 }
 
+type Served = Pick<BenchResults, 'endpoints' | 'memory' | 'diagnostics'> & { readonly loginStorm?: LoginStormResult };
+type TargetEndpoint = Endpoint & { target: number };
+
 async function main(): Promise<void> {
   const loadAtStart = loadAverage();
   const wrk = ensureWrk();
@@ -361,101 +364,120 @@ async function main(): Promise<void> {
   if (Number(loadAtStart.split(' ')[0]) > 0.5) log('warning: the machine is busy (load average above 0.5): req/s will be noisy; the CPU ratios less so');
 
   const startup = runs('startup') ? await measureStartup() : { runsMs: [], medianMs: Number.NaN };
+  const served = await measureServed();
+  const scale = runs('scale') ? await scaleTest() : undefined;
+  const results: BenchResults = {
+    environment: environment(wrk, loadAtStart),
+    startup,
+    ...served,
+    loginStorm: served.loginStorm as LoginStormResult,
+    scale: scale as ScaleResult,
+  };
+  writeResults(results, begun);
+}
 
+/**
+ * Everything measured on one seeded inkwell against the baseline: the reads, the login storm,
+ * the writes (last, since they grow the data), memory after each, and the diagnostics.
+ */
+async function measureServed(): Promise<Served> {
   const inkwell = await startInkwell();
   let baseline: ServerProcess | undefined;
-  const endpoints: AbEndpointResult[] = [];
-  let storm: LoginStormResult | undefined;
-  let afterReads: Memory;
-  let afterLogins = emptyMemory;
-  let afterPosts = { ...emptyMemory, postsStored: 0 };
-  let withoutAccessLog: AbEndpointResult | undefined;
-  const bareHono: AbEndpointResult[] = [];
   try {
-    const seeded = await seed(inkwell);
-    const all = endpointsFor(seeded);
-    const fixtures = await Promise.all(all.map((endpoint) => captureFixture(inkwell.url, endpoint)));
-    const fixturesPath = `${rawDir}baseline-fixtures.json`;
-    writeFileSync(fixturesPath, JSON.stringify({ jwtSecret: JWT_SECRET, fixtures }, null, 2));
+    const all = endpointsFor(await seed(inkwell));
+    const fixturesPath = await writeFixtures(inkwell, all, 'baseline-fixtures.json');
     baseline = await startBaseline(fixturesPath);
     pin(inkwell.pid, SERVER_CPUS);
     pin(baseline.pid, SERVER_CPUS);
+    const getPost = all[0] as TargetEndpoint;
 
+    const endpoints: AbEndpointResult[] = [];
     if (runs('reads')) for (const endpoint of all.filter((e) => e.call.method === 'GET')) endpoints.push(await abEndpoint(endpoint, inkwell, baseline));
-    afterReads = inkwell.memory();
-    log(`inkwell RSS after the read load: ${afterReads.rssMB.toFixed(1)} MB`);
+    const afterReads = memoryAfter(inkwell, 'the read load');
 
-    if (runs('logins')) {
-      storm = await loginStorm(inkwell, all[0]?.call.path as string);
-      afterLogins = inkwell.memory();
-      log(`inkwell RSS after the login storm: ${afterLogins.rssMB.toFixed(1)} MB`);
-    }
+    const storm = runs('logins') ? await loginStorm(inkwell, getPost.call.path) : undefined;
+    const afterLogins = storm ? memoryAfter(inkwell, 'the login storm') : emptyMemory;
 
+    let afterPosts = { ...emptyMemory, postsStored: 0 };
     if (runs('posts')) {
-      const posts = await abEndpoint(all.find((e) => e.call.method === 'POST') as Endpoint & { target: number }, inkwell, baseline);
+      const posts = await abEndpoint(all.find((e) => e.call.method === 'POST') as TargetEndpoint, inkwell, baseline);
       endpoints.push(posts);
-      afterPosts = { ...inkwell.memory(), postsStored: SEEDED_POSTS + posts.inkwellRequests };
-      log(`inkwell RSS after the POST /posts rounds: ${afterPosts.rssMB.toFixed(1)} MB, ${afterPosts.postsStored} posts stored`);
+      afterPosts = { ...memoryAfter(inkwell, 'the POST /posts rounds'), postsStored: SEEDED_POSTS + posts.inkwellRequests };
     }
 
-    if (runs('diagnostics')) {
-      // Not a target: the same A/B for GET /posts/:id against an inkwell without the access line,
-      // to show what the per-request log line costs on the smallest answer.
-      // Seeding runs requests concurrently, so its data differs in ids: it gets a baseline of its own answer.
-      const quiet = await startInkwell('inkwell (LOG_LEVEL=warn)', 'warn');
-      let quietBaseline: ServerProcess | undefined;
-      try {
-        const getPost = endpointsFor(await seed(quiet))[0] as Endpoint & { target: number };
-        const quietFixturesPath = `${rawDir}baseline-fixtures-quiet.json`;
-        writeFileSync(quietFixturesPath, JSON.stringify({ jwtSecret: JWT_SECRET, fixtures: [await captureFixture(quiet.url, getPost)] }));
-        quietBaseline = await startBaseline(quietFixturesPath);
-        pin(quiet.pid, SERVER_CPUS);
-        pin(quietBaseline.pid, SERVER_CPUS);
-        withoutAccessLog = { ...(await abEndpoint(getPost, quiet, quietBaseline)), name: `${getPost.name}, LOG_LEVEL=warn` };
-      } finally {
-        await Promise.all([quiet.stop(), quietBaseline?.stop()]);
-      }
-      // Not a target either: the baseline's own work behind a bare Hono app on @hono/node-server,
-      // the framework's floor for the two smallest answers.
-      const hono = await startBaseline(fixturesPath, 'hono');
-      try {
-        pin(hono.pid, SERVER_CPUS);
-        for (const endpoint of [all[0], all.find((e) => e.call.path === '/me')] as Array<Endpoint & { target: number }>)
-          bareHono.push({ ...(await abEndpoint(endpoint, hono, baseline)), name: `${endpoint.name}, bare Hono` });
-      } finally {
-        await hono.stop();
-      }
-    }
+    const diagnostics = runs('diagnostics') ? await diagnosticsPhase(all, fixturesPath, baseline) : {};
+    return { endpoints, loginStorm: storm, memory: { afterReads, afterLogins, afterPosts }, diagnostics };
   } finally {
     await Promise.all([inkwell.stop(), baseline?.stop()]);
   }
+}
 
-  const scale = runs('scale') ? await scaleTest() : undefined;
+/** Captures the answers of `endpoints` for the baseline to replay, in the raw results folder. */
+async function writeFixtures(server: ServerProcess, endpoints: readonly Endpoint[], file: string): Promise<string> {
+  const fixtures = await Promise.all(endpoints.map((endpoint) => captureFixture(server.url, endpoint)));
+  const path = `${rawDir}${file}`;
+  writeFileSync(path, JSON.stringify({ jwtSecret: JWT_SECRET, fixtures }, null, 2));
+  return path;
+}
 
-  const results: BenchResults = {
-    environment: {
-      date: new Date().toISOString(),
-      commit: commit(),
-      node: process.versions.node,
-      cpu: cpus()[0]?.model.trim() ?? 'unknown',
-      cores: CORES,
-      wrk,
-      pinning: canPin ? `server and baseline pinned to CPU ${SERVER_CPUS}, wrk to CPU ${WRK_CPUS} (taskset); the login storm unpinned` : 'no CPU pinning',
-      rounds: ROUNDS,
-      seconds: SECONDS,
-      warmupSeconds: WARMUP,
-      connections: CONNECTIONS,
-      logLevel: LOG_LEVEL,
-      seededPosts: SEEDED_POSTS,
-      loadAverage: { start: loadAtStart, end: loadAverage() },
-    },
-    startup,
-    endpoints,
-    loginStorm: storm as LoginStormResult,
-    memory: { afterReads, afterLogins, afterPosts },
-    scale: scale as ScaleResult,
-    diagnostics: { withoutAccessLog, bareHono },
+function memoryAfter(server: ServerProcess, what: string): Memory {
+  const memory = server.memory();
+  log(`inkwell RSS after ${what}: ${memory.rssMB.toFixed(1)} MB`);
+  return memory;
+}
+
+/**
+ * Not targets: the same A/B for GET /posts/:id against an inkwell without its access line (what
+ * the per-request log line costs on the smallest answer), and the baseline's own work behind a
+ * bare Hono app on @hono/node-server (the framework's floor for the two smallest answers).
+ */
+async function diagnosticsPhase(all: readonly TargetEndpoint[], fixturesPath: string, baseline: ServerProcess): Promise<BenchResults['diagnostics']> {
+  // Seeding runs requests concurrently, so its data differs in ids: it gets a baseline of its own answer.
+  const quiet = await startInkwell('inkwell (LOG_LEVEL=warn)', 'warn');
+  let quietBaseline: ServerProcess | undefined;
+  let withoutAccessLog: AbEndpointResult;
+  try {
+    const getPost = endpointsFor(await seed(quiet))[0] as TargetEndpoint;
+    quietBaseline = await startBaseline(await writeFixtures(quiet, [getPost], 'baseline-fixtures-quiet.json'));
+    pin(quiet.pid, SERVER_CPUS);
+    pin(quietBaseline.pid, SERVER_CPUS);
+    withoutAccessLog = { ...(await abEndpoint(getPost, quiet, quietBaseline)), name: `${getPost.name}, LOG_LEVEL=warn` };
+  } finally {
+    await Promise.all([quiet.stop(), quietBaseline?.stop()]);
+  }
+  const hono = await startBaseline(fixturesPath, 'hono');
+  const bareHono: AbEndpointResult[] = [];
+  try {
+    pin(hono.pid, SERVER_CPUS);
+    for (const endpoint of [all[0], all.find((e) => e.call.path === '/me')] as TargetEndpoint[])
+      bareHono.push({ ...(await abEndpoint(endpoint, hono, baseline)), name: `${endpoint.name}, bare Hono` });
+  } finally {
+    await hono.stop();
+  }
+  return { withoutAccessLog, bareHono };
+}
+
+function environment(wrk: string, loadAtStart: string): BenchResults['environment'] {
+  return {
+    date: new Date().toISOString(),
+    commit: commit(),
+    node: process.versions.node,
+    cpu: cpus()[0]?.model.trim() ?? 'unknown',
+    cores: CORES,
+    wrk,
+    pinning: canPin ? `server and baseline pinned to CPU ${SERVER_CPUS}, wrk to CPU ${WRK_CPUS} (taskset); the login storm unpinned` : 'no CPU pinning',
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    warmupSeconds: WARMUP,
+    connections: CONNECTIONS,
+    logLevel: LOG_LEVEL,
+    seededPosts: SEEDED_POSTS,
+    loadAverage: { start: loadAtStart, end: loadAverage() },
   };
+}
+
+/** A partial run (--only) goes to the raw folder; a full one replaces latest.* (and, asked to, the table in docs/performance.md). */
+function writeResults(results: BenchResults, begun: number): void {
   if (only !== null) {
     writeFileSync(`${rawDir}partial.json`, `${JSON.stringify(results, null, 2)}\n`);
     log(`partial run (--only): figures in bench/results/raw/partial.json; latest.* left alone`);
@@ -465,24 +487,24 @@ async function main(): Promise<void> {
   writeFileSync(`${resultsDir}latest.json`, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(`${resultsDir}latest.md`, markdown);
   writeFileSync(`${resultsDir}ratios.svg`, ratiosSvg(results));
-  if (options['update-readme']) updateReadme(markdown);
+  if (options['update-docs']) updateDocs(markdown);
   log(`\n${markdown}`);
   log(`wrote bench/results/latest.json, latest.md and ratios.svg in ${((performance.now() - begun) / 60_000).toFixed(1)} min`);
 }
 
-/** Replaces the text between the README's bench markers with the new table. */
-function updateReadme(markdown: string): void {
-  const path = `${repositoryRoot}README.md`;
-  const readme = readFileSync(path, 'utf8');
+/** Replaces the text between docs/performance.md's bench markers with the new table. */
+function updateDocs(markdown: string): void {
+  const path = `${repositoryRoot}docs/performance.md`;
+  const text = readFileSync(path, 'utf8');
   const [begin, end] = ['<!-- bench:begin -->', '<!-- bench:end -->'];
-  const from = readme.indexOf(begin);
-  const to = readme.indexOf(end);
+  const from = text.indexOf(begin);
+  const to = text.indexOf(end);
   if (from < 0 || to < from) {
-    log('README has no bench markers: left alone');
+    log('docs/performance.md has no bench markers: left alone');
     return;
   }
-  writeFileSync(path, `${readme.slice(0, from + begin.length)}\n${markdown}${readme.slice(to)}`);
-  log('README table updated');
+  writeFileSync(path, `${text.slice(0, from + begin.length)}\n${markdown}${text.slice(to)}`);
+  log('docs/performance.md table updated');
 }
 
 await main();

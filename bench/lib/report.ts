@@ -13,7 +13,7 @@ const met = (ok: boolean) => (ok ? '✅' : '❌');
 const rps = (value: number) => Math.round(value).toLocaleString('en-US');
 const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(1));
 
-/** The results as the Markdown README and bench/results/latest.md show them. */
+/** The results as docs/performance.md and bench/results/latest.md show them. */
 export function markdownReport(results: BenchResults): string {
   const { environment: env, endpoints, loginStorm: storm, memory, startup, scale } = results;
   const lines: string[] = [];
