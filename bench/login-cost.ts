@@ -26,7 +26,7 @@ const BCRYPT_PER_ROUND = 6;
 const PASSWORD = 'bench password 0123';
 const url = process.env.MONGODB_URL;
 if (!url) {
-  console.error('bench/login-cost.ts needs MONGODB_URL=mongodb://… (a real MongoDB, or ../shared/mongo-double).');
+  console.error('bench/login-cost.ts needs MONGODB_URL=mongodb://… (a real MongoDB, or a wire-protocol test server).');
   process.exit(1);
 }
 

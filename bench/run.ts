@@ -109,7 +109,7 @@ async function startBaseline(fixturesPath: string, variant: 'node:http' | 'hono'
   return startServer({ name: variant === 'hono' ? 'bare Hono' : 'baseline', args, env: {}, readyPath: '/health' }, await freePort());
 }
 
-/** A realistic post: about 500 bytes as JSON, like the issue's reference figure. */
+/** A realistic post: about 500 bytes as JSON. */
 function postInput(i: number, authorId: string, published: boolean) {
   return {
     title: `Notes on building a small JSON API, part ${i}`,

@@ -22,7 +22,7 @@ export function markdownReport(results: BenchResults): string {
     `${env.rounds} rounds of ${env.seconds} s per server and endpoint (A B A B, after ${env.warmupSeconds} s of warm-up each), ` +
       `${env.connections} connections; ${env.pinning}. inkwell: built \`dist\`, memory store, ${env.seededPosts.toLocaleString('en-US')} published posts, ` +
       `LOG_LEVEL=${env.logLevel} (one access-log line per request, stdout to /dev/null). Load average ${env.loadAverage.start} at the start, ${env.loadAverage.end} at the end. ` +
-      'Targets are judged on the req/s ratio as the issue defines it; the CPU ratio (server CPU time per request, baseline ÷ inkwell) is shown beside it because it is far less sensitive to other work on a shared machine.',
+      'Targets are judged on the req/s ratio; the CPU ratio (server CPU time per request, baseline ÷ inkwell) is shown beside it because it is far less sensitive to other work on a shared machine.',
     '',
     '### Targets',
     '',

@@ -7,7 +7,7 @@ const TOO_MANY = { error: 'Too many attempts, try again later' };
 const INVALID = { error: 'Invalid email or password' };
 
 /**
- * The brute-force rules through HTTP on a real socket (issue 4, "Brute force"), with a fake
+ * The brute-force rules through HTTP on a real socket, with a fake
  * hasher and a manual clock so a hundred attempts take well under a second.
  */
 export function describeBruteForce(factory: StoreFactory): void {

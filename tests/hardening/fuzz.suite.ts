@@ -185,8 +185,7 @@ function expectWellFormed(answer: Answer, method = 'GET'): void {
 }
 
 /**
- * Property-based fuzzing of every endpoint through `app.request` (issue 4, "Property-based
- * fuzzing"): arbitrary JSON bodies, query strings, ids and Authorization headers never give a
+ * Property-based fuzzing of every endpoint through `app.request`: arbitrary JSON bodies, query strings, ids and Authorization headers never give a
  * 5xx, every 4xx is `{ error: string, ... }`, and a rejected write leaves the store exactly as it was.
  */
 export function describeFuzz(factory: FuzzStoreFactory): void {

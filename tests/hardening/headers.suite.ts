@@ -28,7 +28,7 @@ function expectSecurityHeaders(res: Response, label: string): void {
   });
 }
 
-/** Security headers, CORS, request ids and the per-request log lines (issue 4), over a real socket. */
+/** Security headers, CORS, request ids and the per-request log lines, over a real socket. */
 export function describeHeadersAndLogs(factory: StoreFactory): void {
   describe(`headers, CORS, request ids and request logs (${factory.label} store)`, () => {
     let t: TestServer | undefined;

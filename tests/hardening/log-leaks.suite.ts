@@ -5,7 +5,7 @@ import { TEST_JWT_SECRET } from '../support/fixtures.js';
 /**
  * Drives signup, login and `/me` (and their failures) against a real inkwell process, real bcrypt
  * included, and searches everything it printed: no password, token, hash or Authorization value
- * may appear, and every request has exactly one structured line (issue 4, "Request ids and logs").
+ * may appear, and every request has exactly one structured line.
  */
 export function itLeaksNothingIntoTheLogs(storeEnv: () => Record<string, string>): void {
   it('logs one line per request and no password, token, hash or Authorization value', async () => {

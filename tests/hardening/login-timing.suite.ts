@@ -15,7 +15,7 @@ const median = (values: number[]) => {
 
 /**
  * Login with an unknown e-mail against a wrong password, through HTTP with the real bcrypt
- * hasher at cost 12 (issue 4, "Login timing"): the medians must be within 25% of each other.
+ * hasher at cost 12: the medians must be within 25% of each other.
  * A few samples each, interleaved, after one warm-up of each; it is slow by nature.
  */
 export function describeLoginTiming(factory: StoreFactory): void {

@@ -7,7 +7,7 @@ import { expectError, expectJson, expectValidationFailure, inProcessOnly, type H
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-/** Signup, login, `GET /me` and the tokens (spec 4.1, 5; decisions "Tokens", "Validation", "Accounts"). */
+/** Signup, login, `GET /me` and the tokens (docs/api.md: Accounts, Tokens, Conventions). */
 export function describeAccountsApi(api: () => HttpApi, target: HttpTarget): void {
   const local = inProcessOnly(target);
   describe('POST /auth/signup', () => {

@@ -7,7 +7,7 @@ import { describeListApi } from './list.suite.js';
 import { describePostsApi } from './posts.suite.js';
 
 /**
- * The HTTP-level behaviour of the whole API (the spec and its decisions), written once and run
+ * The HTTP-level behaviour of the whole API (docs/api.md), written once and run
  * against any target: an app in this process over any store (a manual clock, a fake password
  * hasher, a capturing logger and a store whose methods a test can make fail; a run takes
  * seconds), or real server processes, where everything a client can observe runs and the tests

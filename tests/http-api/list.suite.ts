@@ -7,11 +7,11 @@ interface Page {
   pagination: { total: number; page: number; perPage: number; lastPage: number };
 }
 
-/** `createdAt` descending, then `id` descending (decisions.md). */
+/** `createdAt` descending, then `id` descending (docs/api.md, `GET /posts`). */
 const newestFirst = (a: Post, b: Post) =>
   a.createdAt !== b.createdAt ? b.createdAt - a.createdAt : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 
-/** `GET /posts` (spec 4.2; decisions "Validation" for the query, "Posts and pagination"). */
+/** `GET /posts` (docs/api.md: `GET /posts`, and Conventions for the query). */
 export function describeListApi(api: () => HttpApi, target: HttpTarget): void {
   const local = inProcessOnly(target);
   const list = async (query = '') => {

@@ -23,7 +23,7 @@ const missingIds = [
   encodeURIComponent('ünïcødé 🎉?#&='),
 ];
 
-/** Create, read, update and delete of one post (spec 4.2; decisions "Posts and pagination"). */
+/** Create, read, update and delete of one post (docs/api.md, Posts). */
 export function describePostsApi(api: () => HttpApi, target: HttpTarget): void {
   const local = inProcessOnly(target);
   describe('POST /posts', () => {

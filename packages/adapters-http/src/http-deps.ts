@@ -24,7 +24,7 @@ export interface HttpDeps {
   readonly accessLogger?: Logger;
   /** Whether the store answers right now; backs `GET /health`. Must not throw or hang. */
   readonly storeIsUp: () => Promise<boolean>;
-  /** Largest accepted request body in bytes; decisions.md's 1 MiB when omitted. */
+  /** Largest accepted request body in bytes; docs/api.md's 1 MiB when omitted. */
   readonly maxBodyBytes?: number;
   /** Brute-force limits on login; off when omitted. */
   readonly loginLimits?: LoginLimits;

@@ -127,7 +127,7 @@ const EnvSchema = v.object({
 /**
  * Reads and validates the configuration. Empty variables count as unset. Throws a
  * `ConfigError` naming the first problem; in production also when the JWT secret is
- * missing, is the development secret, or is shorter than 32 bytes (decisions.md).
+ * missing, is the development secret, or is shorter than 32 bytes (docs/api.md).
  */
 export function readConfig(env: Readonly<Record<string, string | undefined>>): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));

@@ -19,7 +19,7 @@ function imageFlags(): string[] {
 }
 
 describe('how the production server is launched', () => {
-  it('caps the young generation, so RSS does not grow with the machine’s RAM (issue 6)', () => {
+  it('caps the young generation, so RSS does not grow with the machine’s RAM', () => {
     expect(startFlags()).toContain('--max-semi-space-size=4');
   });
 

@@ -65,10 +65,10 @@ let stdout: DestinationStream | undefined;
 /**
  * stdout, one per process, written in batches of whole lines: a write goes out once three
  * quarters of PIPE_BUF are waiting (never more than PIPE_BUF, unless one line is longer), and
- * what is left FLUSH_AFTER_MS later. Every line had its own `write` syscall before, about a
- * tenth of the CPU time of a small GET (issue 6). The writes are synchronous, as pino's default
- * is, so none is ever in flight: an asynchronous writer lost the batch it was writing when the
- * process ended while stdout was full (tested). What waits is written when the process exits,
+ * what is left FLUSH_AFTER_MS later: a `write` syscall per line costs about a tenth of the CPU
+ * time of a small GET. The writes are synchronous, as pino's default is, so none is ever in
+ * flight: an asynchronous writer loses the batch it is writing when the process ends while
+ * stdout is full (logger.test.ts pipes into a full pipe to check). What waits is written when the process exits,
  * uncaught exceptions included. A log reader that stops reading holds the server up rather than
  * losing lines.
  */

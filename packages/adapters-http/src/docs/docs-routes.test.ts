@@ -1,24 +1,12 @@
-import { createInMemoryPostRepository, createInMemoryUserRepository } from '@inkwell/domain';
-import { fakePasswordHasher, fakeTokenService, manualClock } from '@inkwell/domain/testing';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { DOCS_CONTENT_SECURITY_POLICY } from './docs-page.js';
-import { createHttpApp } from '../http-app.js';
+import { testHttpApp } from '../test-support/test-app.js';
 import { createOpenApiDocument } from '../openapi/document.js';
 
 function app(apiDocs?: boolean) {
-  const quiet = () => undefined;
-  return createHttpApp({
-    users: createInMemoryUserRepository(),
-    posts: createInMemoryPostRepository(),
-    hasher: fakePasswordHasher(),
-    tokens: fakeTokenService(),
-    clock: manualClock(),
-    logger: { info: quiet, warn: quiet, error: quiet },
-    storeIsUp: async () => true,
-    ...(apiDocs !== undefined && { apiDocs }),
-  });
+  return testHttpApp(apiDocs === undefined ? {} : { apiDocs });
 }
 
 const installed = (file: string) => readFileSync(createRequire(import.meta.url).resolve(`swagger-ui-dist/${file}`));

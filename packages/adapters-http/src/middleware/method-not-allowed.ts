@@ -6,8 +6,8 @@ import { TrieRouter } from 'hono/router/trie-router';
  * empty when no route has that path. Built on first use, once every route is registered.
  *
  * Why not hono's methodNotAllowed middleware (same rules, same Allow list): a middleware runs
- * around every request to look at the rare 404 afterwards, which cost every request an async
- * layer (issue 6). The app's notFound handler, where hono lands exactly the requests no route
+ * around every request to look at the rare 404 afterwards, which would cost every request an
+ * async layer. The app's notFound handler, where hono lands exactly the requests no route
  * took, asks this instead.
  */
 export function allowedMethods(app: Hono): (path: string) => string[] {

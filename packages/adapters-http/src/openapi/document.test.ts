@@ -1,15 +1,9 @@
-import {
-  DomainError,
-  createInMemoryPostRepository,
-  createInMemoryUserRepository,
-  type DomainErrorCode,
-} from '@inkwell/domain';
-import { fakePasswordHasher, fakeTokenService, manualClock } from '@inkwell/domain/testing';
+import { DomainError, type DomainErrorCode } from '@inkwell/domain';
 import { Hono } from 'hono';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createHttpApp } from '../http-app.js';
 import { HttpError, httpFailures, knownErrorResponse, type HttpFailure } from '../http-errors.js';
+import { testHttpApp } from '../test-support/test-app.js';
 import { createOpenApiDocument } from './document.js';
 import { API_VERSION } from './types.js';
 
@@ -17,19 +11,6 @@ const document = createOpenApiDocument();
 const operations = Object.entries(document.paths).flatMap(([path, item]) =>
   Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
 );
-
-function silentApp() {
-  const quiet = () => undefined;
-  return createHttpApp({
-    users: createInMemoryUserRepository(),
-    posts: createInMemoryPostRepository(),
-    hasher: fakePasswordHasher(),
-    tokens: fakeTokenService(),
-    clock: manualClock(),
-    logger: { info: quiet, warn: quiet, error: quiet },
-    storeIsUp: async () => true,
-  });
-}
 
 /** Answers `GET /<failure>` exactly as the app answers that failure: through the one error table. */
 const failureProbe = new Hono().get('/:failure', (c) => {
@@ -42,13 +23,13 @@ failureProbe.onError((thrown, c) => knownErrorResponse(c, thrown) ?? c.text(`une
 
 describe('the OpenAPI document', () => {
   it('describes exactly the routes the app serves, the docs themselves aside', () => {
-    const served = silentApp()
+    const served = testHttpApp()
       .routes.filter((route) => route.method !== 'ALL' && route.path !== '/openapi.json' && !route.path.startsWith('/docs'))
       .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
     expect(operations.map(({ method, path }) => `${method} ${path}`).sort()).toEqual([...new Set(served)].sort());
   });
 
-  it('is OpenAPI 3.1 with the components the issue names and the bearer scheme on /me only', () => {
+  it('is OpenAPI 3.1 with the Post, User, Pagination and error components and the bearer scheme on /me only', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.components.schemas)).toEqual(
       expect.arrayContaining(['Post', 'User', 'Pagination', 'Error', 'ValidationError']),

@@ -1,12 +1,12 @@
 import { PostSchema, PublicUserSchema } from '@inkwell/domain';
 import * as v from 'valibot';
 
-/** Every failure's body (spec 2.4): `{ "error": <message> }` and nothing else. */
+/** Every failure's body (docs/api.md, Errors): `{ "error": <message> }` and nothing else. */
 export const ErrorSchema = v.strictObject({
   error: v.pipe(v.string(), v.minLength(1), v.description('A fixed message per failure; see each response.')),
 });
 
-/** One problem found by validation (decisions.md). */
+/** One problem found by validation (docs/api.md). */
 export const ValidationIssueSchema = v.strictObject({
   path: v.pipe(v.string(), v.description('The dotted field name; "" for the whole body or query.')),
   message: v.pipe(v.string(), v.minLength(1)),

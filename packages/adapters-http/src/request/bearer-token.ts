@@ -3,7 +3,7 @@ const PREFIX = `${SCHEME} `;
 
 /**
  * The token of an `Authorization: Bearer <token>` header, or null when the header is absent
- * or does not start with exactly `Bearer ` (decisions.md). `Bearer ` alone gives `""`, which
+ * or does not start with exactly `Bearer ` (docs/api.md). `Bearer ` alone gives `""`, which
  * the domain rejects as an invalid token. HTTP strips trailing whitespace from header values
  * (RFC 9110 5.5), so `Bearer ` followed by nothing reaches the server as the bare scheme
  * `Bearer`: that is the same request and also gives `""`.

@@ -17,7 +17,7 @@ declare module 'hono' {
   }
 }
 
-// Performance (issue 6). Why not `c.header()` and `c.json()`: with more than the content type,
+// Why not `c.header()` and `c.json()`, for speed: with more than the content type,
 // hono keeps response headers in a WHATWG `Headers` object, which @hono/node-server then has to
 // validate, lowercase, sort and copy for every response, and headers set after the route even
 // rebuild the whole Response. A plain object handed to `new Response` reaches Node's `writeHead`

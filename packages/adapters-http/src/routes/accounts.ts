@@ -16,7 +16,7 @@ const noStore: MiddlewareHandler = (c, next) => {
   return next();
 };
 
-/** `POST /auth/signup`, `POST /auth/login` and `GET /me` (spec 4.1). */
+/** `POST /auth/signup`, `POST /auth/login` and `GET /me` (docs/api.md, Accounts). */
 export function accountsRoutes(deps: HttpDeps) {
   const clientAddress = clientAddressResolver(deps.trustProxy ?? false);
   return new Hono()

@@ -5,7 +5,7 @@ import { readJsonObject } from '../request/json-body.js';
 import { emptyResponse, jsonResponse } from '../response/json-response.js';
 import { queryValues } from '../request/query-values.js';
 
-/** The five post endpoints (spec 4.2). */
+/** The five post endpoints (docs/api.md, Posts). */
 export function postsRoutes(deps: HttpDeps) {
   return new Hono()
     .get('/posts', async (c) => jsonResponse(c, await listPublishedPosts(deps, queryValues(c)), 200))

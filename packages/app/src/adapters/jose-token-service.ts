@@ -6,7 +6,7 @@ export const TOKEN_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 const ALGORITHM = 'HS256';
 
 /**
- * HS256 tokens with `sub`, `iat` and `exp = iat + 7 days` (decisions.md). The key is imported
+ * HS256 tokens with `sub`, `iat` and `exp = iat + 7 days` (docs/api.md). The key is imported
  * once as a CryptoKey, which verifies markedly faster than handing jose the raw secret each time.
  * Anything but a well-formed, unexpired HS256 token with a string `sub` verifies as null.
  */

@@ -8,7 +8,7 @@ export interface CurrentUserDeps {
 }
 
 /**
- * The account that owns a token (spec 4.1, `GET /me`). `token` is null when the request
+ * The account that owns a token (docs/api.md, `GET /me`). `token` is null when the request
  * presented no bearer credentials at all.
  */
 export async function currentUser(deps: CurrentUserDeps, token: string | null): Promise<PublicUser> {

@@ -21,7 +21,7 @@ export interface LoginLimits {
 }
 
 /**
- * Exchanges e-mail and password for a token (spec 4.1, `POST /auth/login`).
+ * Exchanges e-mail and password for a token (docs/api.md, `POST /auth/login`).
  * An unknown e-mail is verified against the dummy hash, so both failures cost the same.
  *
  * Brute force: every attempt that passes validation is counted against its e-mail and its

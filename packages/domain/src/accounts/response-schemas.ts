@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-/** The public shape of a user (spec 2.1), the only one responses carry: never a hash. Strict on purpose. */
+/** The public shape of a user (docs/api.md, Accounts), the only one responses carry: never a hash. Strict on purpose. */
 export const PublicUserSchema = v.strictObject({
   id: v.pipe(v.string(), v.minLength(1), v.description('Assigned by the service; an opaque identifier.')),
   email: v.pipe(v.string(), v.email(), v.description('Stored trimmed and lower-cased.')),

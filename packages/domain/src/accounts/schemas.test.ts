@@ -19,7 +19,7 @@ function issuesOf(schema: v.GenericSchema, input: unknown) {
 }
 
 describe('account limits', () => {
-  it('match spec section 8 and decisions.md', () => {
+  it('match the limits in docs/api.md', () => {
     expect({ PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MAX_BYTES, NAME_MAX_LENGTH }).toEqual({
       PASSWORD_MIN_LENGTH: 8,
       PASSWORD_MAX_LENGTH: 72,

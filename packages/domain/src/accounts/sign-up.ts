@@ -22,7 +22,7 @@ export interface SignupLimits {
 }
 
 /**
- * Creates an account and a token for it (spec 4.1, `POST /auth/signup`).
+ * Creates an account and a token for it (docs/api.md, `POST /auth/signup`).
  * The look-up spares a hash for a taken e-mail; the repository's insert is what decides a race.
  *
  * Every signup that passes validation counts against its client address, a 409 included (so

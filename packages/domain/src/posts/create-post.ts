@@ -9,7 +9,7 @@ export interface CreatePostDeps {
   readonly clock: Clock;
 }
 
-/** Stores a new post; id and timestamps are assigned here, never taken from the input (spec 4.2). */
+/** Stores a new post; id and timestamps are assigned here, never taken from the input (docs/api.md, `POST /posts`). */
 export async function createPost(deps: CreatePostDeps, input: unknown): Promise<Post> {
   const { title, body, authorId, published } = parseInput(CreatePostSchema, input);
   const now = deps.clock.now();

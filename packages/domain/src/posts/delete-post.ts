@@ -5,7 +5,7 @@ export interface DeletePostDeps {
   readonly posts: PostRepository;
 }
 
-/** Deletes a post (spec 4.2, `DELETE /posts/{id}`). */
+/** Deletes a post (docs/api.md, `DELETE /posts/{id}`). */
 export async function deletePost(deps: DeletePostDeps, id: string): Promise<void> {
   if (!(await deps.posts.delete(id))) throw new DomainError('PostNotFound');
 }

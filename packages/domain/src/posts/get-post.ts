@@ -6,7 +6,7 @@ export interface GetPostDeps {
   readonly posts: PostRepository;
 }
 
-/** One post by id, published or not (spec 4.2, `GET /posts/{id}`). */
+/** One post by id, published or not (docs/api.md, `GET /posts/{id}`). */
 export async function getPost(deps: GetPostDeps, id: string): Promise<Post> {
   const post = await deps.posts.findById(id);
   if (!post) throw new DomainError('PostNotFound');

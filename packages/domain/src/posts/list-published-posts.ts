@@ -8,7 +8,7 @@ export interface ListPublishedPostsDeps {
 }
 
 /**
- * One page of published posts, newest first (spec 4.2, `GET /posts`).
+ * One page of published posts, newest first (docs/api.md, `GET /posts`).
  * `query` holds the raw query values: a string each, or an array when a name was repeated.
  * A page whose offset no store could reach is answered from the count alone.
  */

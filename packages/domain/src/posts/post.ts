@@ -20,7 +20,7 @@ export interface PostChanges {
   readonly updatedAt: number;
 }
 
-/** The pagination object of spec 2.3. */
+/** The pagination object of `GET /posts` (docs/api.md). */
 export interface Pagination {
   readonly total: number;
   readonly page: number;

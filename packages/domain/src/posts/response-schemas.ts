@@ -9,7 +9,7 @@ const TimestampSchema = v.pipe(
 );
 
 /**
- * A post as every response carries it (spec 2.2): exactly the seven fields. Strict, so a field
+ * A post as every response carries it (docs/api.md, Posts): exactly the seven fields. Strict, so a field
  * that should not be there (or a missing one) is a shape change, not a silent extra.
  */
 export const PostSchema = v.strictObject({
@@ -22,7 +22,7 @@ export const PostSchema = v.strictObject({
   updatedAt: TimestampSchema,
 });
 
-/** The pagination object of spec 2.3. */
+/** The pagination object of `GET /posts` (docs/api.md). */
 export const PaginationSchema = v.strictObject({
   total: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Published posts in all.')),
   page: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('The page returned, as requested.')),

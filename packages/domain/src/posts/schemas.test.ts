@@ -12,7 +12,7 @@ import {
 } from './schemas.js';
 
 describe('post limits', () => {
-  it('match spec section 8', () => {
+  it('match the limits in docs/api.md', () => {
     expect({ TITLE_MAX_LENGTH, PER_PAGE_MAX, PER_PAGE_DEFAULT }).toEqual({
       TITLE_MAX_LENGTH: 200,
       PER_PAGE_MAX: 100,

@@ -11,7 +11,7 @@ export interface UpdatePostDeps {
 }
 
 /**
- * Partially updates a post (spec 4.2, `PATCH /posts/{id}`): look-up first, then the input is
+ * Partially updates a post (docs/api.md, `PATCH /posts/{id}`): look-up first, then the input is
  * read and validated; `input` is the body or a function that reads it, so a caller can defer
  * parsing until then. Only title, body and published are applied; authorId is validated but
  * never changes. `updatedAt` never moves backwards, even if the clock does. `{}` still saves.
