@@ -1,5 +1,6 @@
-// The /docs page in a real browser: Debian's chromium, driven by playwright-core, against the
-// real server. CI installs chromium (.ci/run); anywhere else without it this file is skipped.
+// The /docs page in a real browser: Chromium (Debian's, or the one CHROMIUM_PATH names), driven
+// by playwright-core, against the real server. CI installs or names one; anywhere else without
+// it this file is skipped with one line saying how to enable it.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -7,15 +8,15 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, createLogger, startServer, type RunningServer } from '@inkwell/app';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) {
   console.warn(
-    `SKIPPED the /docs browser test: no Debian chromium at ${CHROMIUM}. Enable it with: apt-get update && apt-get install -y chromium`,
+    `SKIPPED the /docs browser test: no Chromium at ${CHROMIUM}. Enable it with: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)`,
   );
 }
 
-/** The screenshot CI keeps as an artifact (named in the README). */
+/** The screenshot CI keeps as an artifact (named in docs/api.md). */
 const SCREENSHOT = fileURLToPath(new URL('../../.ci-out/docs-page.png', import.meta.url));
 
 /** What the machine's closed network needs: no background connections, no GPU, no sandbox as root. */
