@@ -109,9 +109,9 @@ describe.skipIf(!mongoTest)('a real server process on MongoDB', () => {
     return running.listening();
   };
 
-  it('logs the listening line with the store and database name', async () => {
+  it('logs the listening line with the store, the database name and the posts access mode', async () => {
     await start();
-    expect(running?.lines.some((line) => line.includes(`(store: mongodb (${mongo.database}))`))).toBe(true);
+    expect(running?.lines.some((line) => line.includes(`(store: mongodb (${mongo.database}), posts: open)`))).toBe(true);
   }, 30_000);
 
   it('finishes an in-flight request on SIGTERM, closes, and exits 0', async () => {

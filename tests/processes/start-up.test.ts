@@ -9,3 +9,11 @@ describe('WEB_CONCURRENCY=2 with DB_URL=memory:', () => {
     expect(inkwell.lines[0]).toMatch(/^inkwell: refusing to start: WEB_CONCURRENCY=2 needs the MongoDB store/);
   }, 20_000);
 });
+
+describe('POSTS_ACCESS other than open or owner', () => {
+  it('refuses to start: exit 1 with one line that names both values', async () => {
+    const inkwell = spawnInkwell({ DB_URL: 'memory:', POSTS_ACCESS: 'authors' });
+    expect(await inkwell.exited).toBe(1);
+    expect(inkwell.lines).toEqual(['inkwell: refusing to start: POSTS_ACCESS must be open or owner']);
+  }, 20_000);
+});

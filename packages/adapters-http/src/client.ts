@@ -1,6 +1,7 @@
 // The typed client entry point, `@inkwell/adapters-http/client`: types only from the server side,
 // so a client bundles hono's small `hc` and nothing of the server, the domain or valibot.
 import type {
+  CreateOwnPostSchema,
   CreatePostSchema,
   ListPostsQuerySchema,
   LogInSchema,
@@ -26,9 +27,11 @@ interface Inputs {
   '/auth/login': { $post: { json: v.InferInput<typeof LogInSchema> } };
   '/posts': {
     $get: { query: v.InferInput<typeof ListPostsQuerySchema> };
-    $post: { json: v.InferInput<typeof CreatePostSchema> };
+    // Under owner access `authorId` may be left out; the server says when it must be sent.
+    $post: { json: v.InferInput<typeof CreatePostSchema> | v.InferInput<typeof CreateOwnPostSchema> };
   };
   '/posts/:id': { $patch: { json: v.InferInput<typeof UpdatePostSchema> } };
+  '/me/posts': { $get: { query: v.InferInput<typeof ListPostsQuerySchema> } };
 }
 
 /** Adds `Extra` to the input of every endpoint in `E` (a union when a route answers several statuses). */

@@ -6,7 +6,7 @@ import { healthRoutes } from './routes/health.js';
 import type { HttpDeps } from './http-deps.js';
 import { failureResponse, knownErrorResponse } from './http-errors.js';
 import { allowedMethods } from './middleware/method-not-allowed.js';
-import { postsRoutes } from './routes/posts.js';
+import { ownPostsRoutes, postsRoutes } from './routes/posts.js';
 import { requestContext } from './middleware/request-context.js';
 
 /**
@@ -22,8 +22,13 @@ export function createHttpApp(deps: HttpDeps) {
   if (cors) app.use(cors);
 
   const routes = app.route('/', accountsRoutes(deps)).route('/', postsRoutes(deps)).route('/', healthRoutes(deps));
+  // `GET /me/posts` exists only where posts have owners; elsewhere it is an unknown path like
+  // any other (404). The type always includes it, so `AppType` and the typed client describe
+  // every route a server can have.
+  const ownPosts = ownPostsRoutes(deps);
+  const withOwnPosts = deps.postAccess?.postsHaveOwners ? routes.route('/', ownPosts) : (routes as RoutesWith<typeof routes, typeof ownPosts>);
   // Outside the typed chain on purpose: the docs are for people, not part of `AppType`'s API.
-  if (deps.apiDocs !== false) app.route('/', docsRoutes());
+  if (deps.apiDocs !== false) app.route('/', docsRoutes(deps.postAccess?.mode));
 
   // No route took the request: 405 with Allow when the path is known, else 404 (see method-not-allowed.ts).
   const methodsOn = allowedMethods(app);
@@ -48,8 +53,15 @@ export function createHttpApp(deps: HttpDeps) {
     );
     return failureResponse(c, 'InternalError');
   });
-  return routes;
+  return withOwnPosts;
 }
+
+/** The type `app.route('/', sub)` gives: `app`'s routes and `sub`'s. */
+type RoutesWith<A extends Hono, Sub extends Hono> = A extends Hono<infer E, infer S, infer B>
+  ? Sub extends Hono<never, infer SubS, never>
+    ? Hono<E, S | SubS, B>
+    : never
+  : never;
 
 /** The app's route types, for `hc<AppType>(baseUrl)` typed clients. */
 export type AppType = ReturnType<typeof createHttpApp>;

@@ -2,6 +2,7 @@ import type {
   Clock,
   LoginLimits,
   PasswordHasher,
+  PostAccessPolicy,
   PostRepository,
   SignupLimits,
   TokenService,
@@ -37,6 +38,11 @@ export interface HttpDeps {
   readonly trustProxy?: boolean;
   /** Origins allowed by CORS; CORS is off when omitted or empty. */
   readonly corsOrigins?: readonly string[];
+  /**
+   * Who may read and write which posts (`POSTS_ACCESS`): the open contract when omitted. Under a
+   * policy where posts have owners, `GET /me/posts` lists the caller's own.
+   */
+  readonly postAccess?: PostAccessPolicy;
   /** Serve `/openapi.json` and the `/docs` page (`API_DOCS`); on when omitted. */
   readonly apiDocs?: boolean;
 }

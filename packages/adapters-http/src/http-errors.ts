@@ -37,6 +37,8 @@ const statusByDomainError: Record<DomainErrorCode, ContentfulStatusCode> = {
   InvalidToken: 401,
   UserNoLongerExists: 401,
   PostNotFound: 404,
+  AuthorIdNotYours: 403,
+  NotTheAuthor: 403,
   StoreUnavailable: 503,
   TooManyAttempts: 429,
   ServerBusy: 503,

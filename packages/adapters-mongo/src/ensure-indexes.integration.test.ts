@@ -18,7 +18,7 @@ describe.skipIf(!mongoTest)('ensureIndexes', () => {
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  it('creates exactly the unique e-mail index, the published-list index and the limits TTL index, besides _id', async () => {
+  it('creates exactly the unique e-mail index, the published-list and per-author indexes and the limits TTL index, besides _id', async () => {
     await ensureIndexes(mongo.db);
     expect(await indexes('users')).toEqual([
       { name: '_id_', key: [['_id', 1]], unique: false },
@@ -26,6 +26,11 @@ describe.skipIf(!mongoTest)('ensureIndexes', () => {
     ]);
     expect(await indexes('posts')).toEqual([
       { name: '_id_', key: [['_id', 1]], unique: false },
+      {
+        name: 'authorId_1_createdAt_-1__id_-1',
+        key: [['authorId', 1], ['createdAt', -1], ['_id', -1]],
+        unique: false,
+      },
       {
         name: 'published_1_createdAt_-1__id_-1',
         key: [['published', 1], ['createdAt', -1], ['_id', -1]],

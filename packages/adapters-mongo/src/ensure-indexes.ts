@@ -8,6 +8,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     usersCollection(db).createIndex({ email: 1 }, { unique: true }),
     // Serves the published list: equality on `published`, then the list order (see MongoPostRepository).
     postsCollection(db).createIndex({ published: 1, createdAt: -1, _id: -1 }),
+    // Serves an author's own posts (`GET /me/posts`): equality on `authorId`, then the list order.
+    postsCollection(db).createIndex({ authorId: 1, createdAt: -1, _id: -1 }),
     // Housekeeping, not correctness: MongoDB's TTL monitor (about once a minute) removes windows
     // that have ended; MongoAttemptLimiter judges windows by `endsAt` itself.
     attemptLimitsCollection(db).createIndex({ expireAt: 1 }, { expireAfterSeconds: 0 }),

@@ -10,6 +10,11 @@ import { callStore } from './store-errors.js';
 // `published`, then keys already in list order, so neither query scans drafts or sorts in memory.
 // `_id` breaks ties between equal `createdAt`s; ObjectIds from one process increase, so this is
 // the domain's "id descending".
+//
+// An author's own posts (`GET /me/posts`) are `find({ authorId }).sort({ createdAt: -1, _id: -1 })`
+// with skip/limit, plus `countDocuments({ authorId })`, served the same way by
+// `{ authorId: 1, createdAt: -1, _id: -1 }`: equality on the author, then the list order, so a
+// page reads only that author's keys, drafts included, and never sorts in memory.
 const PUBLISHED: Filter<PostDocument> = { published: true };
 const NEWEST_FIRST: Sort = { createdAt: -1, _id: -1 };
 
@@ -73,19 +78,34 @@ export class MongoPostRepository implements PostRepository {
 
   /** One page of published posts, newest first, and their total; the two queries run concurrently. */
   async listPublished(offset: number, limit: number): Promise<{ posts: readonly Post[]; total: number }> {
-    return callStore(async () => {
-      const [total, documents] = await Promise.all([
-        this.#posts.countDocuments(PUBLISHED),
-        // MongoDB reads limit 0 as "no limit", so an empty page is answered without a query.
-        limit > 0 ? this.#posts.find(PUBLISHED).sort(NEWEST_FIRST).skip(offset).limit(limit).toArray() : [],
-      ]);
-      return { posts: documents.map(toPost), total };
-    });
+    return this.#page(PUBLISHED, offset, limit);
   }
 
   /** The number of published posts. */
   async countPublished(): Promise<number> {
     return callStore(() => this.#posts.countDocuments(PUBLISHED));
+  }
+
+  /** One page of an author's posts, drafts included, newest first, and their total. */
+  async listByAuthor(authorId: string, offset: number, limit: number): Promise<{ posts: readonly Post[]; total: number }> {
+    return this.#page({ authorId }, offset, limit);
+  }
+
+  /** The number of an author's posts. */
+  async countByAuthor(authorId: string): Promise<number> {
+    return callStore(() => this.#posts.countDocuments({ authorId }));
+  }
+
+  /** The posts `filter` selects, newest first, one page of them with their total; the two queries run concurrently. */
+  async #page(filter: Filter<PostDocument>, offset: number, limit: number): Promise<{ posts: readonly Post[]; total: number }> {
+    return callStore(async () => {
+      const [total, documents] = await Promise.all([
+        this.#posts.countDocuments(filter),
+        // MongoDB reads limit 0 as "no limit", so an empty page is answered without a query.
+        limit > 0 ? this.#posts.find(filter).sort(NEWEST_FIRST).skip(offset).limit(limit).toArray() : [],
+      ]);
+      return { posts: documents.map(toPost), total };
+    });
   }
 }
 

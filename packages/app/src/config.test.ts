@@ -117,6 +117,21 @@ describe('readConfig', () => {
     });
   });
 
+  describe('POSTS_ACCESS', () => {
+    it('is open by default: the contract as written', () => {
+      expect(readConfig({}).postsAccess).toBe('open');
+      expect(readConfig({ POSTS_ACCESS: '' }).postsAccess).toBe('open');
+    });
+
+    it.each(['open', 'owner'] as const)('reads %j', (POSTS_ACCESS) => {
+      expect(readConfig({ POSTS_ACCESS }).postsAccess).toBe(POSTS_ACCESS);
+    });
+
+    it.each(['Owner', 'OPEN', 'owners', 'closed', 'on', ' owner'])('refuses %j with one line naming both values', (POSTS_ACCESS) => {
+      expect(refusal({ POSTS_ACCESS }).message).toBe('POSTS_ACCESS must be open or owner');
+    });
+  });
+
   describe('JWT_SECRET in production', () => {
     it.each([{}, { JWT_SECRET: '' }])('refuses a missing secret (%j) and says it must be set', (env) => {
       const { message } = refusal({ NODE_ENV: 'production', ...env });

@@ -1,3 +1,4 @@
+import { POST_ACCESS_MODES, type PostAccessMode } from '@inkwell/domain';
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
 
@@ -29,6 +30,8 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Serve `/openapi.json` and `/docs`. */
   readonly apiDocs: boolean;
+  /** Who may read and write which posts: `open` (anyone, as the contract says) or `owner`. */
+  readonly postsAccess: PostAccessMode;
   /** Worker processes sharing the port (MongoDB store only). */
   readonly webConcurrency: number;
   /** Threads in the password-hashing pool. */
@@ -119,6 +122,7 @@ const EnvSchema = v.object({
   SIGNUP_WINDOW_SECONDS: wholeNumber('SIGNUP_WINDOW_SECONDS', 60 * 60, 1),
   TRUST_PROXY: onOff('TRUST_PROXY', 'off'),
   API_DOCS: onOff('API_DOCS', 'on'),
+  POSTS_ACCESS: v.optional(v.picklist(POST_ACCESS_MODES, `POSTS_ACCESS must be ${POST_ACCESS_MODES.join(' or ')}`), 'open'),
   WEB_CONCURRENCY: wholeNumber('WEB_CONCURRENCY', 1, 1),
   HASH_WORKERS: wholeNumber('HASH_WORKERS', availableParallelism(), 1),
   HASH_QUEUE_MAX: wholeNumber('HASH_QUEUE_MAX', 32),
@@ -166,6 +170,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     },
     trustProxy: rest.TRUST_PROXY,
     apiDocs: rest.API_DOCS,
+    postsAccess: rest.POSTS_ACCESS,
     webConcurrency: rest.WEB_CONCURRENCY,
     hashWorkers: rest.HASH_WORKERS,
     hashQueueMax: rest.HASH_QUEUE_MAX,

@@ -1,5 +1,5 @@
 import { createHttpApp, type Logger } from '@inkwell/adapters-http';
-import type { Clock, PasswordHasher } from '@inkwell/domain';
+import { postAccessPolicy, type Clock, type PasswordHasher } from '@inkwell/domain';
 import { createAbuseLimits } from './abuse-limits.js';
 import { createBcryptPasswordHasher, type PooledPasswordHasher } from './adapters/bcrypt-password-hasher.js';
 import type { Config } from './config.js';
@@ -44,6 +44,7 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     apiDocs: config.apiDocs,
+    postAccess: postAccessPolicy(config.postsAccess),
   });
   return { app, store, close: () => Promise.all([pool?.close(), store.close()]).then(() => undefined) };
 }

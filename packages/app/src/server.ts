@@ -29,7 +29,10 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     throw error;
   }
   const { url, port } = served;
-  logger.info({ url, store: inkwell.store.label }, `inkwell listening on ${url} (store: ${inkwell.store.label})`);
+  logger.info(
+    { url, store: inkwell.store.label, postsAccess: config.postsAccess },
+    `inkwell listening on ${url} (store: ${inkwell.store.label}, posts: ${config.postsAccess})`,
+  );
   let closing: Promise<void> | undefined;
   return { url, port, close: () => (closing ??= served.close().then(() => inkwell.close())) };
 }

@@ -1,7 +1,7 @@
 // Errors and validation
 export { DomainError, domainErrorMessages, isDomainError } from './shared/errors.js';
 export type { DomainErrorCode, ValidationIssue } from './shared/errors.js';
-export { parseInput, toValidationIssues } from './shared/validation.js';
+export { parseInput, readInput, toValidationIssues } from './shared/validation.js';
 export type { Clock } from './shared/clock.js';
 
 // Accounts
@@ -29,6 +29,7 @@ export {
   type InMemoryAttemptLimiterOptions,
 } from './accounts/in-memory-attempt-limiter.js';
 export { currentUser, type CurrentUserDeps } from './accounts/current-user.js';
+export { ANONYMOUS, authenticateCaller, resolveCaller, type Caller, type CallerSource } from './accounts/caller.js';
 export { createInMemoryUserRepository } from './accounts/in-memory-user-repository.js';
 export { PublicUserSchema, SessionSchema } from './accounts/response-schemas.js';
 
@@ -38,17 +39,27 @@ export { comparePostsNewestFirst } from './posts/post.js';
 export type { PostRepository } from './posts/ports.js';
 export {
   CreatePostSchema,
+  CreateOwnPostSchema,
   UpdatePostSchema,
   ListPostsQuerySchema,
   TITLE_MAX_LENGTH,
   PER_PAGE_DEFAULT,
   PER_PAGE_MAX,
 } from './posts/schemas.js';
-export type { CreatePostInput, UpdatePostInput, ListPostsQuery } from './posts/schemas.js';
+export type { CreatePostInput, CreateOwnPostInput, UpdatePostInput, ListPostsQuery } from './posts/schemas.js';
+export {
+  POST_ACCESS_MODES,
+  openPostAccess,
+  ownerPostAccess,
+  postAccessPolicy,
+  type PostAccessMode,
+  type PostAccessPolicy,
+} from './posts/post-access.js';
 export { listPublishedPosts, type ListPublishedPostsDeps } from './posts/list-published-posts.js';
 export { getPost, type GetPostDeps } from './posts/get-post.js';
 export { createPost, type CreatePostDeps } from './posts/create-post.js';
 export { updatePost, type UpdatePostDeps } from './posts/update-post.js';
 export { deletePost, type DeletePostDeps } from './posts/delete-post.js';
+export { listOwnPosts, type ListOwnPostsDeps } from './posts/list-own-posts.js';
 export { createInMemoryPostRepository } from './posts/in-memory-post-repository.js';
 export { PostSchema, PaginationSchema, PostPageSchema } from './posts/response-schemas.js';

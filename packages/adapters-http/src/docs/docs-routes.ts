@@ -1,3 +1,4 @@
+import type { PostAccessMode } from '@inkwell/domain';
 import { Hono } from 'hono';
 import {
   DOCS_CONTENT_SECURITY_POLICY,
@@ -18,15 +19,15 @@ const ASSET_CACHE_CONTROL = 'public, max-age=86400';
 /**
  * `GET /openapi.json` and the Swagger UI page at `GET /docs`, whose script and styles are served
  * from the installed `swagger-ui-dist`, never a CDN, so the page works with no internet.
- * The document is built once, on first request.
+ * The document describes the server's access mode, and is built once, on first request.
  */
-export function docsRoutes() {
+export function docsRoutes(postsAccess: PostAccessMode = 'open') {
   let documentText: Promise<string> | undefined;
   const app = new Hono()
     .get('/openapi.json', async (c) => {
       // Loaded on first request, so the converter costs nothing at start or when nobody asks.
       documentText ??= import('../openapi/document.js').then(({ createOpenApiDocument }) =>
-        JSON.stringify(createOpenApiDocument()),
+        JSON.stringify(createOpenApiDocument(postsAccess)),
       );
       return c.body(await documentText, 200, { 'Content-Type': 'application/json' });
     })

@@ -1,3 +1,4 @@
+import type { PostAccessMode } from '@inkwell/domain';
 import { accountsPaths } from './accounts-paths.js';
 import { converter } from './components.js';
 import { healthPaths } from './health-paths.js';
@@ -16,14 +17,20 @@ const DESCRIPTION = `Accounts (signup, login with a signed token, \`GET /me\`) a
  * schemas that validate requests (in the domain) and describe responses, and every error
  * example carries the exact message the API answers with.
  */
-export function createOpenApiDocument(): OpenApiDocument {
+export function createOpenApiDocument(postsAccess: PostAccessMode = 'open'): OpenApiDocument {
   return {
     openapi: '3.1.0',
     info: { title: 'inkwell', version: API_VERSION, description: DESCRIPTION },
     servers: [{ url: '/', description: 'The server that serves this document' }],
     tags: [
       { name: 'Accounts', description: 'Signup, login and the current user.' },
-      { name: 'Posts', description: 'Blog posts. No authentication needed.' },
+      {
+        name: 'Posts',
+        description:
+          postsAccess === 'owner'
+            ? 'Blog posts, each owned by its author: writing needs a token, and drafts are visible to their author only.'
+            : 'Blog posts. No authentication needed.',
+      },
       { name: 'Operations', description: 'For load balancers and monitoring.' },
     ],
     paths: { ...accountsPaths(), ...postsPaths(), ...healthPaths() },

@@ -1,20 +1,12 @@
 import { currentUser, logIn, signUp } from '@inkwell/domain';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import { bearerToken } from '../request/bearer-token.js';
 import type { HttpDeps } from '../http-deps.js';
 import { readJsonObject } from '../request/json-body.js';
-import { jsonResponse, setResponseHeader } from '../response/json-response.js';
+import { jsonResponse } from '../response/json-response.js';
+import { noStore } from '../response/no-store.js';
 import { clientAddressResolver } from '../node/client-address.js';
 import { requestHeader } from '../node/node-request.js';
-
-/**
- * These answers carry a token or an account, errors included: no shared cache (a proxy, a CDN)
- * may keep them. Set before the route runs, so every answer of the route says it.
- */
-const noStore: MiddlewareHandler = (c, next) => {
-  setResponseHeader(c, 'Cache-Control', 'no-store');
-  return next();
-};
 
 /** `POST /auth/signup`, `POST /auth/login` and `GET /me` (docs/api.md, Accounts). */
 export function accountsRoutes(deps: HttpDeps) {

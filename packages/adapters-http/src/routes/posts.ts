@@ -1,22 +1,35 @@
-import { createPost, deletePost, getPost, listPublishedPosts, updatePost } from '@inkwell/domain';
-import { Hono } from 'hono';
+import { createPost, deletePost, getPost, listOwnPosts, listPublishedPosts, updatePost } from '@inkwell/domain';
+import { Hono, type Context } from 'hono';
 import type { HttpDeps } from '../http-deps.js';
+import { callerOf } from '../request/caller.js';
 import { readJsonObject } from '../request/json-body.js';
-import { emptyResponse, jsonResponse } from '../response/json-response.js';
 import { queryValues } from '../request/query-values.js';
+import { emptyResponse, jsonResponse } from '../response/json-response.js';
+import { noStore } from '../response/no-store.js';
 
-/** The five post endpoints (docs/api.md, Posts). */
+/**
+ * The five post endpoints (docs/api.md, Posts). Who may do what is the domain's access policy:
+ * each route hands its use case the caller (found out only if the policy asks) and, where there
+ * is one, a body read only once the rules before it have passed.
+ */
 export function postsRoutes(deps: HttpDeps) {
+  const body = (c: Context) => () => readJsonObject(c, deps.maxBodyBytes);
   return new Hono()
-    .get('/posts', async (c) => jsonResponse(c, await listPublishedPosts(deps, queryValues(c)), 200))
-    .post('/posts', async (c) => jsonResponse(c, { post: await createPost(deps, await readJsonObject(c, deps.maxBodyBytes)) }, 201))
-    .get('/posts/:id', async (c) => jsonResponse(c, { post: await getPost(deps, c.req.param('id')) }, 200))
+    .get('/posts', async (c) => jsonResponse(c, await listPublishedPosts(deps, queryValues(c), callerOf(c, deps)), 200))
+    .post('/posts', async (c) => jsonResponse(c, { post: await createPost(deps, body(c), callerOf(c, deps)) }, 201))
+    .get('/posts/:id', async (c) => jsonResponse(c, { post: await getPost(deps, c.req.param('id'), callerOf(c, deps)) }, 200))
     .patch('/posts/:id', async (c) =>
-      // The body is read only once the post is known to exist: a missing post is 404 first.
-      jsonResponse(c, { post: await updatePost(deps, c.req.param('id'), () => readJsonObject(c, deps.maxBodyBytes)) }, 200),
+      jsonResponse(c, { post: await updatePost(deps, c.req.param('id'), body(c), callerOf(c, deps)) }, 200),
     )
     .delete('/posts/:id', async (c) => {
-      await deletePost(deps, c.req.param('id'));
+      await deletePost(deps, c.req.param('id'), callerOf(c, deps));
       return emptyResponse(c, 204);
     });
+}
+
+/** `GET /me/posts`: the caller's own posts, drafts included. Only where posts have owners. */
+export function ownPostsRoutes(deps: HttpDeps) {
+  return new Hono()
+    .use('/me/posts', noStore)
+    .get('/me/posts', async (c) => jsonResponse(c, await listOwnPosts(deps, queryValues(c), callerOf(c, deps)), 200));
 }

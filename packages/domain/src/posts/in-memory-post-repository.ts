@@ -5,41 +5,75 @@ import type { PostRepository } from './ports.js';
 type SortKey = Pick<Post, 'createdAt' | 'id'>;
 
 /**
- * Posts in process memory. Published posts are also kept in one array sorted oldest first
- * (new posts usually append), so a page is a slice from the end: O(log n + perPage) per
- * request instead of a sort of every post. The array holds the posts themselves, so a page
- * needs no look-up per post. Stored posts are frozen and replaced, never mutated.
+ * Posts kept sorted oldest first (new posts usually append), so a page newest first is a slice
+ * from the end: O(log n + perPage) per request instead of a sort of every post. It holds the
+ * posts themselves, so a page needs no look-up per post. A post's sort key never changes.
  */
-export function createInMemoryPostRepository(): PostRepository {
-  const byId = new Map<string, Post>();
-  const published: Post[] = [];
-  const nextId = sequentialIds();
+function sortedPosts() {
+  const items: Post[] = [];
 
   /** The index of the first key that sorts after `key` (oldest first). */
   function upperBound(key: SortKey): number {
     let low = 0;
-    let high = published.length;
+    let high = items.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (comparePostsNewestFirst(key, published[mid] as SortKey) <= 0) low = mid + 1;
+      if (comparePostsNewestFirst(key, items[mid] as SortKey) <= 0) low = mid + 1;
       else high = mid;
     }
     return low;
   }
 
-  function addToPublished(post: Post): void {
-    published.splice(upperBound(post), 0, post);
+  /** Where the post with `key` sits, or -1. */
+  function indexOf(key: SortKey): number {
+    const index = upperBound(key) - 1;
+    return items[index]?.id === key.id ? index : -1;
   }
 
-  /** Where `post` (by its sort key, which never changes) sits in `published`, or -1. */
-  function publishedIndex(post: SortKey): number {
-    const index = upperBound(post) - 1;
-    return published[index]?.id === post.id ? index : -1;
-  }
+  return {
+    get size() {
+      return items.length;
+    },
+    add(post: Post): void {
+      items.splice(upperBound(post), 0, post);
+    },
+    remove(post: SortKey): void {
+      const index = indexOf(post);
+      if (index >= 0) items.splice(index, 1);
+    },
+    /** Puts a new version of a post where the old one sits. */
+    replace(post: Post): void {
+      const index = indexOf(post);
+      if (index >= 0) items[index] = post;
+    },
+    /** Newest first: skips `offset`, returns at most `limit`, with the total. */
+    page(offset: number, limit: number): { posts: Post[]; total: number } {
+      const end = Math.max(items.length - offset, 0);
+      const start = Math.max(end - limit, 0);
+      const posts: Post[] = [];
+      for (let i = end - 1; i >= start; i--) posts.push(items[i] as Post);
+      return { posts, total: items.length };
+    },
+  };
+}
 
-  function removeFromPublished(post: Post): void {
-    const index = publishedIndex(post);
-    if (index >= 0) published.splice(index, 1);
+const NO_POSTS = sortedPosts();
+
+/**
+ * Posts in process memory, with two kinds of sorted index beside the map by id: the published
+ * posts (the public list) and each author's posts, drafts included (`GET /me/posts`). Stored
+ * posts are frozen and replaced, never mutated.
+ */
+export function createInMemoryPostRepository(): PostRepository {
+  const byId = new Map<string, Post>();
+  const published = sortedPosts();
+  const byAuthor = new Map<string, ReturnType<typeof sortedPosts>>();
+  const nextId = sequentialIds();
+
+  function authorIndex(authorId: string) {
+    let index = byAuthor.get(authorId);
+    if (!index) byAuthor.set(authorId, (index = sortedPosts()));
+    return index;
   }
 
   return {
@@ -54,7 +88,8 @@ export function createInMemoryPostRepository(): PostRepository {
         updatedAt: newPost.updatedAt,
       });
       byId.set(post.id, post);
-      if (post.published) addToPublished(post);
+      authorIndex(post.authorId).add(post);
+      if (post.published) published.add(post);
       return post;
     },
     async findById(id) {
@@ -71,30 +106,33 @@ export function createInMemoryPostRepository(): PostRepository {
         updatedAt: changes.updatedAt,
       });
       byId.set(id, post);
-      if (existing.published && !post.published) removeFromPublished(existing);
-      if (!existing.published && post.published) addToPublished(post);
-      if (existing.published && post.published) {
-        const index = publishedIndex(existing);
-        if (index >= 0) published[index] = post;
-      }
+      authorIndex(post.authorId).replace(post);
+      if (existing.published && !post.published) published.remove(existing);
+      if (!existing.published && post.published) published.add(post);
+      if (existing.published && post.published) published.replace(post);
       return post;
     },
     async delete(id) {
       const existing = byId.get(id);
       if (!existing) return false;
       byId.delete(id);
-      if (existing.published) removeFromPublished(existing);
+      const own = authorIndex(existing.authorId);
+      own.remove(existing);
+      if (own.size === 0) byAuthor.delete(existing.authorId);
+      if (existing.published) published.remove(existing);
       return true;
     },
     async listPublished(offset, limit) {
-      const end = Math.max(published.length - offset, 0);
-      const start = Math.max(end - limit, 0);
-      const posts: Post[] = [];
-      for (let i = end - 1; i >= start; i--) posts.push(published[i] as Post);
-      return { posts, total: published.length };
+      return published.page(offset, limit);
     },
     async countPublished() {
-      return published.length;
+      return published.size;
+    },
+    async listByAuthor(authorId, offset, limit) {
+      return (byAuthor.get(authorId) ?? NO_POSTS).page(offset, limit);
+    },
+    async countByAuthor(authorId) {
+      return byAuthor.get(authorId)?.size ?? 0;
     },
   };
 }

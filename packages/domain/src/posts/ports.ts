@@ -15,4 +15,11 @@ export interface PostRepository {
   listPublished(offset: number, limit: number): Promise<{ posts: readonly Post[]; total: number }>;
   /** The number of published posts. */
   countPublished(): Promise<number>;
+  /**
+   * The posts whose `authorId` is `authorId`, drafts included, in the same order and with the
+   * same paging as `listPublished`, with their total.
+   */
+  listByAuthor(authorId: string, offset: number, limit: number): Promise<{ posts: readonly Post[]; total: number }>;
+  /** The number of posts whose `authorId` is `authorId`. */
+  countByAuthor(authorId: string): Promise<number>;
 }

@@ -28,7 +28,7 @@ export interface Pagination {
   readonly lastPage: number;
 }
 
-/** One page of the published list. */
+/** One page of a list of posts, newest first: the published list, or an author's own. */
 export interface PostPage {
   readonly posts: readonly Post[];
   readonly pagination: Pagination;

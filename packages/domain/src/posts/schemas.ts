@@ -25,6 +25,18 @@ export const CreatePostSchema = objectSchema({
 });
 export type CreatePostInput = v.InferOutput<typeof CreatePostSchema>;
 
+/**
+ * Body of `POST /posts` where posts belong to their authors (owner access): the caller is the
+ * author, so `authorId` may be left out; when sent, it has the usual rules.
+ */
+export const CreateOwnPostSchema = objectSchema({
+  title: postFields.title,
+  body: postFields.body,
+  authorId: v.optional(postFields.authorId),
+  published: v.optional(postFields.published, false),
+});
+export type CreateOwnPostInput = v.InferOutput<typeof CreateOwnPostSchema>;
+
 /** Body of `PATCH /posts/{id}`: any subset of the create fields, each with the same rules. */
 export const UpdatePostSchema = objectSchema({
   title: v.optional(postFields.title),

@@ -1,27 +1,37 @@
+import { ANONYMOUS, type CallerSource } from '../accounts/caller.js';
 import type { Clock } from '../shared/clock.js';
 import { DomainError } from '../shared/errors.js';
-import { parseInput } from '../shared/validation.js';
+import { parseInput, readInput } from '../shared/validation.js';
 import type { Post } from './post.js';
+import { findPostToChange, openPostAccess, type PostAccessPolicy } from './post-access.js';
 import type { PostRepository } from './ports.js';
 import { UpdatePostSchema } from './schemas.js';
 
 export interface UpdatePostDeps {
   readonly posts: PostRepository;
   readonly clock: Clock;
+  /** Who may change which posts; the open contract when omitted. */
+  readonly postAccess?: PostAccessPolicy;
 }
 
 /**
- * Partially updates a post (docs/api.md, `PATCH /posts/{id}`): look-up first, then the input is
- * read and validated; `input` is the body or a function that reads it, so a caller can defer
- * parsing until then. Only title, body and published are applied; authorId is validated but
- * never changes. `updatedAt` never moves backwards, even if the clock does. `{}` still saves.
+ * Partially updates a post (docs/api.md, `PATCH /posts/{id}`). The writer, then the post (it
+ * must exist for them and be theirs to change) come first; only then is the input read and
+ * validated: `input` is the body or a function that reads it, so a caller can defer parsing
+ * until then. Only title, body and published are applied; authorId is validated but never
+ * changes. `updatedAt` never moves backwards, even if the clock does. `{}` still saves.
  */
-export async function updatePost(deps: UpdatePostDeps, id: string, input: unknown): Promise<Post> {
-  const existing = await deps.posts.findById(id);
-  if (!existing) throw new DomainError('PostNotFound');
+export async function updatePost(
+  deps: UpdatePostDeps,
+  id: string,
+  input: unknown,
+  caller: CallerSource = ANONYMOUS,
+): Promise<Post> {
+  const access = deps.postAccess ?? openPostAccess;
+  const writer = await access.writer(caller);
+  const existing = await findPostToChange(deps.posts, access, writer, id);
 
-  const raw: unknown = typeof input === 'function' ? await input() : input;
-  const { title, body, published } = parseInput(UpdatePostSchema, raw);
+  const { title, body, published } = parseInput(UpdatePostSchema, await readInput(input));
   const saved = await deps.posts.update(id, {
     ...(title !== undefined && { title }),
     ...(body !== undefined && { body }),

@@ -16,6 +16,8 @@ export const domainErrorMessages = {
   InvalidToken: 'Invalid token',
   UserNoLongerExists: 'User no longer exists',
   PostNotFound: 'Post not found',
+  AuthorIdNotYours: 'authorId must be your own user id',
+  NotTheAuthor: 'Only the author can change this post',
   StoreUnavailable: 'Service unavailable',
   TooManyAttempts: 'Too many attempts, try again later',
   ServerBusy: 'Server busy, try again',

@@ -19,6 +19,14 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown)
 }
 
 /**
+ * The input itself, or what a function that reads it returns: a caller can defer reading (and
+ * refusing) a body until the rules that come before it have passed.
+ */
+export async function readInput(input: unknown): Promise<unknown> {
+  return typeof input === 'function' ? (input as () => unknown)() : input;
+}
+
+/**
  * An object schema whose issues read well: a missing key says "is required", anything
  * that is not a plain object says "must be an object". Unknown keys are dropped.
  */

@@ -120,5 +120,47 @@ export function describePostRepositoryContract(
       await posts.update(post.id, { title: 'Edited', updatedAt: T0 + 1 });
       expect((await posts.listPublished(0, 1)).posts[0]?.title).toBe('Edited');
     });
+    it("lists an author's posts, drafts included, newest first, with their total", async () => {
+      const a = await posts.insert(newPost({ title: 'a', authorId: 'ada', createdAt: T0 + 1 }));
+      const draft = await posts.insert(newPost({ title: 'draft', authorId: 'ada', createdAt: T0 + 3, published: false }));
+      await posts.insert(newPost({ title: 'other', authorId: 'bob', createdAt: T0 + 2 }));
+      const b = await posts.insert(newPost({ title: 'b', authorId: 'ada', createdAt: T0 + 2 }));
+      expect(await posts.listByAuthor('ada', 0, 10)).toStrictEqual({ posts: [draft, b, a], total: 3 });
+      expect(await posts.countByAuthor('ada')).toBe(3);
+      expect((await posts.listByAuthor('bob', 0, 10)).posts.map((p) => p.title)).toEqual(['other']);
+      expect(await posts.listByAuthor('nobody', 0, 10)).toEqual({ posts: [], total: 0 });
+      expect(await posts.countByAuthor('nobody')).toBe(0);
+    });
+
+    it("pages an author's posts stably, ties on createdAt by id descending, and answers an empty page past the end", async () => {
+      const inserted: Post[] = [];
+      for (let i = 0; i < 7; i++) inserted.push(await posts.insert(newPost({ title: `p${i}`, authorId: 'ada', published: i % 2 === 0 })));
+      await posts.insert(newPost({ authorId: 'bob' }));
+      const expected = [...inserted].sort(comparePostsNewestFirst).map((p) => p.id);
+      const pages = [await posts.listByAuthor('ada', 0, 3), await posts.listByAuthor('ada', 3, 3), await posts.listByAuthor('ada', 6, 3)];
+      expect(pages.flatMap((p) => p.posts.map((post) => post.id))).toEqual(expected);
+      expect(pages.map((p) => p.total)).toEqual([7, 7, 7]);
+      expect(await posts.listByAuthor('ada', 10, 3)).toEqual({ posts: [], total: 7 });
+    });
+
+    it("matches the author id exactly: no prefix, case or pattern matching", async () => {
+      await posts.insert(newPost({ authorId: 'ada' }));
+      for (const other of ['Ada', 'ad', 'ada ', '', '.*', '{"$ne":null}']) {
+        expect(await posts.listByAuthor(other, 0, 10)).toEqual({ posts: [], total: 0 });
+        expect(await posts.countByAuthor(other)).toBe(0);
+      }
+    });
+
+    it("keeps an author's list current through updates and deletes", async () => {
+      const post = await posts.insert(newPost({ authorId: 'ada', published: false }));
+      const kept = await posts.insert(newPost({ authorId: 'ada', createdAt: T0 - 1 }));
+      const saved = await posts.update(post.id, { title: 'Edited', published: true, updatedAt: T0 + 1 });
+      expect(await posts.listByAuthor('ada', 0, 10)).toStrictEqual({ posts: [saved, kept], total: 2 });
+      await posts.delete(post.id);
+      expect(await posts.listByAuthor('ada', 0, 10)).toStrictEqual({ posts: [kept], total: 1 });
+      await posts.delete(kept.id);
+      expect(await posts.listByAuthor('ada', 0, 10)).toEqual({ posts: [], total: 0 });
+      expect(await posts.countByAuthor('ada')).toBe(0);
+    });
   });
 }

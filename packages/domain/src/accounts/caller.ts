@@ -1,0 +1,28 @@
+import { currentUser, type CurrentUserDeps } from './current-user.js';
+
+/** Who sends a request: someone who presented no credentials, or a user whose token checked out. */
+export type Caller = { readonly kind: 'anonymous' } | { readonly kind: 'user'; readonly userId: string };
+
+/** The caller that presented no credentials. */
+export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
+
+/**
+ * A caller, or how to find out who it is. Checking a token costs a verification and a look-up,
+ * so an adapter can pass a function, and rules that never ask who is calling never pay for it.
+ */
+export type CallerSource = Caller | (() => Promise<Caller>);
+
+/** The caller a source names, found out now. */
+export async function resolveCaller(source: CallerSource): Promise<Caller> {
+  return typeof source === 'function' ? source() : source;
+}
+
+/**
+ * The caller that presented credentials, by the `GET /me` rules in their order: `token` null
+ * (credentials that are not a bearer token) is `MissingAuthorization`, a token that fails
+ * verification `InvalidToken`, a valid token whose user is gone `UserNoLongerExists`.
+ */
+export async function authenticateCaller(deps: CurrentUserDeps, token: string | null): Promise<Caller> {
+  const user = await currentUser(deps, token);
+  return { kind: 'user', userId: user.id };
+}
