@@ -1,0 +1,55 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fakePasswordHasher, fakeTokenService, manualClock } from '../test-support/fakes.js';
+import { rejection } from '../test-support/rejection.js';
+import { ANONYMOUS, authenticateCaller, resolveCaller, type Caller } from './caller.js';
+import { createInMemoryUserRepository } from './in-memory-user-repository.js';
+import { signUp } from './sign-up.js';
+
+async function setup() {
+  const users = createInMemoryUserRepository();
+  const tokens = fakeTokenService();
+  const session = await signUp(
+    { users, tokens, hasher: fakePasswordHasher(), clock: manualClock() },
+    { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery' },
+  );
+  return { users, tokens, session, deps: { users, tokens } };
+}
+
+describe('authenticateCaller', () => {
+  it('names the user whose valid token was presented', async () => {
+    const { deps, session } = await setup();
+    expect(await authenticateCaller(deps, session.token)).toStrictEqual({ kind: 'user', userId: session.user.id });
+  });
+
+  it.each([
+    ['credentials that are not a bearer token (null)', null, 'MissingAuthorization'],
+    ['an empty bearer token', '', 'InvalidToken'],
+    ['a token that fails verification', 'garbage', 'InvalidToken'],
+    ['a valid token of a user who does not exist', 'token:000000000000000000000099', 'UserNoLongerExists'],
+  ] as const)('refuses %s by the GET /me rules', async (_, token, code) => {
+    const { deps } = await setup();
+    expect((await rejection(authenticateCaller(deps, token))).code).toBe(code);
+  });
+
+  it('checks the token before it looks anyone up', async () => {
+    const { deps, users } = await setup();
+    const findSpy = vi.spyOn(users, 'findById');
+    await rejection(authenticateCaller(deps, 'garbage'));
+    expect(findSpy).not.toHaveBeenCalled();
+  });
+});
+
+describe('resolveCaller', () => {
+  it('answers a caller given as it is, and calls a source function once', async () => {
+    const user: Caller = { kind: 'user', userId: 'u1' };
+    expect(await resolveCaller(ANONYMOUS)).toBe(ANONYMOUS);
+    const source = vi.fn(async () => user);
+    expect(await resolveCaller(source)).toBe(user);
+    expect(source).toHaveBeenCalledTimes(1);
+  });
+
+  it('passes a refusal from the source on', async () => {
+    const { deps } = await setup();
+    expect((await rejection(resolveCaller(() => authenticateCaller(deps, 'garbage')))).code).toBe('InvalidToken');
+  });
+});
