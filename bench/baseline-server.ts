@@ -19,7 +19,7 @@ export interface BaselineFixture {
   /** inkwell's header names and values in its order; `Content-Length` holds its position, its value is recomputed. */
   readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly body: unknown;
-  readonly work: 'stringify' | 'verify-token' | 'parse-body';
+  readonly work: 'stringify' | 'verify-token' | 'parse-body' | 'verify-token-and-parse-body';
 }
 
 /** The file bench/run.ts writes for this server. */
@@ -91,28 +91,35 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     case 'verify-token':
       verifiedBearer(req.headers.authorization).then((valid) => (valid ? answer(res, route) : fail(res, 401)));
       return;
-    case 'parse-body': {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        try {
-          JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          return fail(res, 400);
-        }
-        answer(res, route);
-      });
-    }
+    case 'parse-body':
+      return answerParsedBody(req, res, route);
+    case 'verify-token-and-parse-body':
+      verifiedBearer(req.headers.authorization).then((valid) => (valid ? answerParsedBody(req, res, route) : fail(res, 401)));
   }
+}
+
+/** Reads and parses the JSON body, then answers the fixture. */
+function answerParsedBody(req: IncomingMessage, res: ServerResponse, route: Route): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    try {
+      JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return fail(res, 400);
+    }
+    answer(res, route);
+  });
 }
 
 /** The fixture's answer as a fetch Response, for the Hono variant. */
 async function respond(route: Route | undefined, request: Request): Promise<Response> {
   if (!route) return new Response('{}', { status: 404, headers: { 'Content-Type': 'application/json' } });
   const { fixture } = route;
-  if (fixture.work === 'verify-token' && !(await verifiedBearer(request.headers.get('authorization') ?? undefined)))
+  const verifies = fixture.work === 'verify-token' || fixture.work === 'verify-token-and-parse-body';
+  if (verifies && !(await verifiedBearer(request.headers.get('authorization') ?? undefined)))
     return new Response('{}', { status: 401, headers: { 'Content-Type': 'application/json' } });
-  if (fixture.work === 'parse-body') {
+  if (fixture.work === 'parse-body' || fixture.work === 'verify-token-and-parse-body') {
     try {
       JSON.parse(await request.text());
     } catch {

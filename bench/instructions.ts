@@ -2,7 +2,8 @@
 // req/s on a shared 2-core machine, a count does not move with whatever else runs, so it shows
 // differences of a few per cent. For GET /posts/:id it counts, in turn, the node:http baseline,
 // the baseline's work behind a bare Hono route, inkwell with LOG_LEVEL=warn (no access line) and
-// inkwell as benchmarked (LOG_LEVEL=info). Each server runs under callgrind with instrumentation
+// inkwell as benchmarked (LOG_LEVEL=info), and inkwell as benchmarked with POSTS_ACCESS=owner
+// (the post read without a token, as anyone reads a published post). Each server runs under callgrind with instrumentation
 // off, takes a warm-up so V8 has optimised the request path, then the counted requests; the count
 // comes from a dump of that window alone. The warm-up matters: under valgrind V8's background
 // compiles finish late, and after 10 000 requests one run still counted inkwell 35k instructions
@@ -83,8 +84,9 @@ async function count(variant: Variant, path: string): Promise<Count> {
   const server = await startCounted(variant, outDir);
   try {
     if (variant.createsPost) {
-      // Created inside the counted process, before the counted window.
-      const created = `/posts/${(await sendExpecting<{ post: { id: string } }>(server.url, post, 201)).post.id}`;
+      // Created inside the counted process, before the counted window; in owner mode by its author.
+      const headers: Record<string, string> = variant.env.POSTS_ACCESS === 'owner' ? { Authorization: `Bearer ${await authorToken(server.url)}` } : {};
+      const created = `/posts/${(await sendExpecting<{ post: { id: string } }>(server.url, { ...post, headers }, 201)).post.id}`;
       if (created !== path) throw new Error(`${variant.name} created ${created}, expected ${path}`);
     }
     const call = () => ({ method: 'GET', path });
@@ -101,16 +103,24 @@ async function count(variant: Variant, path: string): Promise<Count> {
   return result;
 }
 
-const inkwell = (logLevel: string): Variant => ({
-  name: `inkwell, LOG_LEVEL=${logLevel}`,
+const inkwell = (logLevel: string, postsAccess: 'open' | 'owner' = 'open'): Variant => ({
+  name: `inkwell, LOG_LEVEL=${logLevel}${postsAccess === 'owner' ? ', POSTS_ACCESS=owner' : ''}`,
   args: inkwellArgs,
-  env: { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel },
+  env: { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel, POSTS_ACCESS: postsAccess },
   createsPost: true,
 });
 
+/** Signs the post's author up (the first user of a fresh store) and returns the token. */
+async function authorToken(url: string): Promise<string> {
+  const signup = { email: 'author@example.com', name: 'Author', password: 'counted password' };
+  return (await sendExpecting<{ token: string }>(url, { method: 'POST', path: '/auth/signup', body: JSON.stringify(signup) }, 201)).token;
+}
+
 // The post and the baseline's fixture come from an uncounted inkwell: a fresh memory store gives
-// the same first id every time, so each counted inkwell creates the same post.
-const post = { method: 'POST', path: '/posts', body: JSON.stringify({ title: 'Counted', body: 'x'.repeat(420), authorId: 'bench', published: true }) };
+// the same first id every time, so each counted inkwell creates the same post. Its author is the
+// first user's id, so that owner mode, where the author must be the caller, answers the same bytes.
+const FIRST_ID = '000000000000000000000001';
+const post = { method: 'POST', path: '/posts', body: JSON.stringify({ title: 'Counted', body: 'x'.repeat(420), authorId: FIRST_ID, published: true }) };
 mkdirSync(rawDir, { recursive: true });
 const fixturesPath = `${rawDir}fixtures.json`;
 let path: string;
@@ -131,6 +141,7 @@ for (const variant of [
   { name: 'bare Hono', args: ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath, '--hono'], env: {} },
   inkwell('warn'),
   inkwell('info'),
+  inkwell('info', 'owner'),
 ])
   counts.push(await count(variant, path));
 

@@ -4,7 +4,8 @@
 //
 // Options: --rounds N (3), --seconds S per round (5), --warmup S (2), --connections C (50),
 // --no-pin (no taskset), --only reads,logins,posts,scale,startup (a subset, for development),
-// --update-docs (replace the table between docs/performance.md's bench markers).
+// --posts-access open|owner (the POSTS_ACCESS inkwell runs with; owner results go to
+// latest-owner.*), --update-docs (replace that mode's table in docs/performance.md).
 import bcrypt from 'bcryptjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '50' },
     'no-pin': { type: 'boolean', default: false },
     only: { type: 'string' },
+    'posts-access': { type: 'string', default: 'open' },
     'update-docs': { type: 'boolean', default: false },
   },
 });
@@ -36,6 +38,8 @@ const SECONDS = Number(options.seconds);
 const WARMUP = Number(options.warmup);
 const CONNECTIONS = Number(options.connections);
 const only = options.only ? new Set(options.only.split(',')) : null;
+const POSTS_ACCESS = postsAccessOption(options['posts-access']);
+const OWNER = POSTS_ACCESS === 'owner';
 const runs = (phase: 'reads' | 'logins' | 'posts' | 'scale' | 'startup' | 'diagnostics') => only === null || only.has(phase);
 
 const SEEDED_POSTS = 10_000;
@@ -49,6 +53,12 @@ const JWT_SECRET = 'bench-secret-0123456789abcdef-0123456789abcdef';
 const LOG_LEVEL = 'info';
 const resultsDir = `${repositoryRoot}bench/results/`;
 const rawDir = `${resultsDir}raw/`;
+
+function postsAccessOption(value: string): 'open' | 'owner' {
+  if (value === 'open' || value === 'owner') return value;
+  console.error('--posts-access must be open or owner');
+  process.exit(2);
+}
 
 const log = (message: string) => process.stdout.write(`${message}\n`);
 
@@ -96,7 +106,7 @@ function pin(pid: number, cpus: string | undefined): void {
 const inkwellSpec = (name: string, logLevel: string) => ({
   name,
   args: [...inkwellArgs],
-  env: { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel },
+  env: { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel, POSTS_ACCESS },
   readyPath: '/health',
 });
 
@@ -152,21 +162,33 @@ async function seed(server: ServerProcess): Promise<Seeded> {
       ),
     ),
   );
-  const userId = (signups[0] as { user: { id: string } }).user.id;
+  const { token, user } = signups[0] as { token: string; user: { id: string } };
+  const userId = user.id;
   const postIds: string[] = [];
   const started = performance.now();
-  await sendMany(server.url, SEEDED_POSTS, 16, (i) => ({ method: 'POST', path: '/posts', body: JSON.stringify(postInput(i, userId, true)) }), 201);
+  await sendMany(server.url, SEEDED_POSTS, 16, (i) => createPostCall(postInput(i, userId, true), token), 201);
   // The ids, from the list itself (newest first).
   for (let page = 1; page <= SEEDED_POSTS / 100; page++) {
     const list = await sendExpecting<{ posts: Array<{ id: string }> }>(server.url, { method: 'GET', path: `/posts?page=${page}&perPage=100` }, 200);
     for (const post of list.posts) postIds.push(post.id);
   }
   log(`seeded ${LOGIN_USERS} users and ${SEEDED_POSTS} published posts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return { token: (signups[0] as { token: string }).token, userId, postIds };
+  return { token, userId, postIds };
 }
 
+/** `POST /posts` as its author sends it: with a bearer token, which owner mode requires and open mode ignores. */
+function createPostCall(input: ReturnType<typeof postInput>, token: string) {
+  return { method: 'POST', path: '/posts', headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify(input) };
+}
+
+/**
+ * The endpoints of the A/B table. In owner mode the reads stay anonymous (a published post and the
+ * list need no token), `POST /posts` carries its author's token (the baseline verifies it too),
+ * and the author's own list, `GET /me/posts`, joins them.
+ */
 function endpointsFor(seeded: Seeded): Array<Endpoint & { target: number }> {
   const postBody = JSON.stringify(postInput(0, seeded.userId, false));
+  const authorization = { Authorization: `Bearer ${seeded.token}` };
   const get = (name: string, path: string, target: number) => ({
     name,
     target,
@@ -181,16 +203,27 @@ function endpointsFor(seeded: Seeded): Array<Endpoint & { target: number }> {
     {
       name: 'GET /me',
       target: 0.7,
-      call: { method: 'GET', path: '/me', headers: { Authorization: `Bearer ${seeded.token}` } },
+      call: { method: 'GET', path: '/me', headers: authorization },
       work: 'verify-token',
       wrk: { script: 'get', args: [seeded.token] },
     },
+    ...(OWNER
+      ? [
+          {
+            name: 'GET /me/posts?page=1&perPage=20',
+            target: 0.7,
+            call: { method: 'GET', path: '/me/posts?page=1&perPage=20', headers: authorization },
+            work: 'verify-token' as const,
+            wrk: { script: 'get' as const, args: [seeded.token] },
+          },
+        ]
+      : []),
     {
       name: 'POST /posts',
       target: 0.5,
-      call: { method: 'POST', path: '/posts', body: postBody },
-      work: 'parse-body',
-      wrk: { script: 'post-json', args: [postBody] },
+      call: { method: 'POST', path: '/posts', body: postBody, ...(OWNER && { headers: authorization }) },
+      work: OWNER ? 'verify-token-and-parse-body' : 'parse-body',
+      wrk: { script: 'post-json', args: OWNER ? [postBody, seeded.token] : [postBody] },
     },
   ];
 }
@@ -293,8 +326,13 @@ async function loginStorm(inkwell: ServerProcess, probePath: string): Promise<Lo
 async function scaleTest(): Promise<ScaleResult> {
   const server = await startInkwell('inkwell 100k');
   try {
+    const { token, user } = await sendExpecting<{ token: string; user: { id: string } }>(
+      server.url,
+      { method: 'POST', path: '/auth/signup', body: JSON.stringify({ email: 'scale-author@example.com', name: 'Scale', password: PASSWORD }) },
+      201,
+    );
     const started = performance.now();
-    await sendMany(server.url, SCALE_POSTS, 32, (i) => ({ method: 'POST', path: '/posts', body: JSON.stringify(postInput(i, 'scale-author', true)) }), 201);
+    await sendMany(server.url, SCALE_POSTS, 32, (i) => createPostCall(postInput(i, user.id, true), token), 201);
     const seedSeconds = (performance.now() - started) / 1000;
     const total = (await sendExpecting<{ pagination: { total: number } }>(server.url, { method: 'GET', path: '/posts?perPage=1' }, 200)).pagination.total;
     log(`seeded ${total} published posts in ${seedSeconds.toFixed(1)} s`);
@@ -319,13 +357,16 @@ async function scaleTest(): Promise<ScaleResult> {
     const page5000 = summary(deep);
     log(`page 1: ${Math.round(page1.rps)} req/s, page 5000: ${Math.round(page5000.rps)} req/s`);
 
-    const repository = await repositoryPageCost(SCALE_POSTS, 20, 5000);
+    const repository = await repositoryPageCost('published', SCALE_POSTS, 20, 5000);
     log(`repository: page 1 ${repository.first.toFixed(2)} µs, page 5000 ${repository.deep.toFixed(2)} µs per call`);
+    const ownPosts = await repositoryPageCost('author', SCALE_POSTS, 20, 5000);
+    log(`repository, one author's posts: page 1 ${ownPosts.first.toFixed(2)} µs, page 5000 ${ownPosts.deep.toFixed(2)} µs per call`);
     return {
       posts: total,
       seedSeconds,
       http: { page1, page5000, ratio: page5000.rps / page1.rps },
       repository: { page1MicrosPerCall: repository.first, page5000MicrosPerCall: repository.deep, ratio: repository.deep / repository.first },
+      ownPostsRepository: { page1MicrosPerCall: ownPosts.first, page5000MicrosPerCall: ownPosts.deep, ratio: ownPosts.deep / ownPosts.first },
     };
   } finally {
     await server.stop();
@@ -471,36 +512,42 @@ function environment(wrk: string, loadAtStart: string): BenchResults['environmen
     warmupSeconds: WARMUP,
     connections: CONNECTIONS,
     logLevel: LOG_LEVEL,
+    postsAccess: POSTS_ACCESS,
     seededPosts: SEEDED_POSTS,
     loadAverage: { start: loadAtStart, end: loadAverage() },
   };
 }
 
-/** A partial run (--only) goes to the raw folder; a full one replaces latest.* (and, asked to, the table in docs/performance.md). */
+/**
+ * A partial run (--only) goes to the raw folder; a full one replaces latest.* (latest-owner.* in
+ * owner mode) and, asked to, that mode's table in docs/performance.md.
+ */
 function writeResults(results: BenchResults, begun: number): void {
   if (only !== null) {
-    writeFileSync(`${rawDir}partial.json`, `${JSON.stringify(results, null, 2)}\n`);
-    log(`partial run (--only): figures in bench/results/raw/partial.json; latest.* left alone`);
+    writeFileSync(`${rawDir}partial${OWNER ? '-owner' : ''}.json`, `${JSON.stringify(results, null, 2)}\n`);
+    log(`partial run (--only): figures in bench/results/raw/; latest.* left alone`);
     return;
   }
+  const name = OWNER ? 'latest-owner' : 'latest';
   const markdown = markdownReport(results);
-  writeFileSync(`${resultsDir}latest.json`, `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(`${resultsDir}latest.md`, markdown);
-  writeFileSync(`${resultsDir}ratios.svg`, ratiosSvg(results));
+  writeFileSync(`${resultsDir}${name}.json`, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(`${resultsDir}${name}.md`, markdown);
+  writeFileSync(`${resultsDir}${OWNER ? 'ratios-owner' : 'ratios'}.svg`, ratiosSvg(results));
   if (options['update-docs']) updateDocs(markdown);
   log(`\n${markdown}`);
-  log(`wrote bench/results/latest.json, latest.md and ratios.svg in ${((performance.now() - begun) / 60_000).toFixed(1)} min`);
+  log(`wrote bench/results/${name}.json, ${name}.md and the chart in ${((performance.now() - begun) / 60_000).toFixed(1)} min`);
 }
 
-/** Replaces the text between docs/performance.md's bench markers with the new table. */
+/** Replaces the text between docs/performance.md's bench markers for this mode with the new table. */
 function updateDocs(markdown: string): void {
   const path = `${repositoryRoot}docs/performance.md`;
   const text = readFileSync(path, 'utf8');
-  const [begin, end] = ['<!-- bench:begin -->', '<!-- bench:end -->'];
+  const marker = OWNER ? 'bench-owner' : 'bench';
+  const [begin, end] = [`<!-- ${marker}:begin -->`, `<!-- ${marker}:end -->`];
   const from = text.indexOf(begin);
   const to = text.indexOf(end);
   if (from < 0 || to < from) {
-    log('docs/performance.md has no bench markers: left alone');
+    log(`docs/performance.md has no ${marker} markers: left alone`);
     return;
   }
   writeFileSync(path, `${text.slice(0, from + begin.length)}\n${markdown}${text.slice(to)}`);

@@ -21,7 +21,7 @@ export function markdownReport(results: BenchResults): string {
     `Measured ${env.date.slice(0, 10)} on ${env.cores} × ${env.cpu}, Node ${env.node}, ${env.wrk}; commit \`${env.commit}\`.`,
     `${env.rounds} rounds of ${env.seconds} s per server and endpoint (A B A B, after ${env.warmupSeconds} s of warm-up each), ` +
       `${env.connections} connections; ${env.pinning}. inkwell: built \`dist\`, memory store, ${env.seededPosts.toLocaleString('en-US')} published posts, ` +
-      `LOG_LEVEL=${env.logLevel} (one access-log line per request, stdout to /dev/null). Load average ${env.loadAverage.start} at the start, ${env.loadAverage.end} at the end. ` +
+      `LOG_LEVEL=${env.logLevel} (one access-log line per request, stdout to /dev/null), POSTS_ACCESS=${env.postsAccess}. Load average ${env.loadAverage.start} at the start, ${env.loadAverage.end} at the end. ` +
       'Targets are judged on the req/s ratio; the CPU ratio (server CPU time per request, baseline ÷ inkwell) is shown beside it because it is far less sensitive to other work on a shared machine.',
     '',
     '### Targets',
@@ -69,6 +69,8 @@ export function markdownReport(results: BenchResults): string {
     `- ${scale.posts.toLocaleString('en-US')} published posts (seeded in ${scale.seedSeconds.toFixed(1)} s): \`GET /posts?page=1&perPage=20\` ${rps(scale.http.page1.rps)} req/s (p99 ${ms(scale.http.page1.p99Ms)} ms), ` +
       `\`page=5000\` ${rps(scale.http.page5000.rps)} req/s (p99 ${ms(scale.http.page5000.p99Ms)} ms); the repository alone: ` +
       `${scale.repository.page1MicrosPerCall.toFixed(2)} µs vs ${scale.repository.page5000MicrosPerCall.toFixed(2)} µs per page.`,
+    `- One author's ${scale.posts.toLocaleString('en-US')} posts, half of them drafts (what \`GET /me/posts\` reads), on the repository alone: ` +
+      `page 1 ${scale.ownPostsRepository.page1MicrosPerCall.toFixed(2)} µs vs page 5 000 ${scale.ownPostsRepository.page5000MicrosPerCall.toFixed(2)} µs per page (${scale.ownPostsRepository.ratio.toFixed(2)}×).`,
   );
   const diagnostic = (result: AbEndpointResult, what: string) =>
     lines.push(

@@ -66,11 +66,16 @@ export interface ScaleResult {
     /** page 5 000 req/s ÷ page 1 req/s (medians). */
     readonly ratio: number;
   };
-  readonly repository: {
-    readonly page1MicrosPerCall: number;
-    readonly page5000MicrosPerCall: number;
-    readonly ratio: number;
-  };
+  readonly repository: RepositoryPageCost;
+  /** The same for one author's 100 000 posts, half of them drafts: what `GET /me/posts` reads. */
+  readonly ownPostsRepository: RepositoryPageCost;
+}
+
+/** Microseconds per repository call for page 1 and page 5 000, and their ratio. */
+export interface RepositoryPageCost {
+  readonly page1MicrosPerCall: number;
+  readonly page5000MicrosPerCall: number;
+  readonly ratio: number;
 }
 
 /** Everything one `pnpm bench` run measured. */
@@ -88,6 +93,8 @@ export interface BenchResults {
     readonly warmupSeconds: number;
     readonly connections: number;
     readonly logLevel: string;
+    /** POSTS_ACCESS of the inkwell measured. */
+    readonly postsAccess: 'open' | 'owner';
     readonly seededPosts: number;
     /** /proc/loadavg when the run began and when it ended: other work on the machine skews req/s. */
     readonly loadAverage: { readonly start: string; readonly end: string };

@@ -1,12 +1,24 @@
 import { createInMemoryPostRepository } from '@inkwell/domain';
 import { median } from './stats.js';
 
-/** Microseconds per `listPublished` call for the first and the `page`th page of `posts` published posts, in this process. */
-export async function repositoryPageCost(posts: number, perPage: number, page: number): Promise<{ first: number; deep: number }> {
+/**
+ * Microseconds per call for the first and the `page`th page of a list of `posts` posts on the
+ * memory store, in this process: the published list (`listPublished`), or one author's posts,
+ * every other one a draft (`listByAuthor`, what `GET /me/posts` reads).
+ */
+export async function repositoryPageCost(
+  list: 'published' | 'author',
+  posts: number,
+  perPage: number,
+  page: number,
+): Promise<{ first: number; deep: number }> {
   const repository = createInMemoryPostRepository();
   const createdAt = Date.UTC(2025, 0, 1);
-  for (let i = 0; i < posts; i++)
-    await repository.insert({ title: `Post ${i}`, body: 'x'.repeat(300), authorId: 'author', published: true, createdAt: createdAt + i, updatedAt: createdAt + i });
+  for (let i = 0; i < posts; i++) {
+    const published = list === 'published' || i % 2 === 0;
+    await repository.insert({ title: `Post ${i}`, body: 'x'.repeat(300), authorId: 'author', published, createdAt: createdAt + i, updatedAt: createdAt + i });
+  }
+  const read = list === 'published' ? (skip: number) => repository.listPublished(skip, perPage) : (skip: number) => repository.listByAuthor('author', skip, perPage);
 
   const offset = (page - 1) * perPage;
   const time = async (skip: number) => {
@@ -14,7 +26,7 @@ export async function repositoryPageCost(posts: number, perPage: number, page: n
     for (let sample = 0; sample < 7; sample++) {
       const calls = 20_000;
       const started = performance.now();
-      for (let i = 0; i < calls; i++) await repository.listPublished(skip, perPage);
+      for (let i = 0; i < calls; i++) await read(skip);
       samples.push(((performance.now() - started) * 1000) / calls);
     }
     return median(samples);
