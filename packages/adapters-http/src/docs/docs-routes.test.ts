@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { ownerPostAccess } from '@inkwell/domain';
 import { describe, expect, it } from 'vitest';
 import { DOCS_CONTENT_SECURITY_POLICY } from './docs-page.js';
 import { testHttpApp } from '../test-support/test-app.js';
@@ -18,6 +19,12 @@ describe('GET /openapi.json and GET /docs', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await res.json()).toStrictEqual(JSON.parse(JSON.stringify(createOpenApiDocument())));
+  });
+
+  it("serve the document of the app's posts access mode", async () => {
+    const res = await testHttpApp({ postAccess: ownerPostAccess }).request('/openapi.json');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toStrictEqual(JSON.parse(JSON.stringify(createOpenApiDocument('owner'))));
   });
 
   it('serve the page with its own Content-Security-Policy, loading only its own files', async () => {

@@ -1,7 +1,19 @@
 import { LogInSchema, SignUpSchema } from '@inkwell/domain';
 import { converter, ref } from './components.js';
 import { UserEnvelopeSchema } from './response-schemas.js';
-import { badRequest, bodyFailures, errorResponse, hashingServerFailures, json, jsonBody, publicOperation, serverFailures, withNoStore } from './responses.js';
+import {
+  badRequest,
+  bearerOperation,
+  bodyFailures,
+  errorResponse,
+  hashingServerFailures,
+  json,
+  jsonBody,
+  publicOperation,
+  serverFailures,
+  unauthorized,
+  withNoStore,
+} from './responses.js';
 import type { OpenApiPaths } from './types.js';
 
 const aliceSignUp = { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery staple' };
@@ -51,14 +63,10 @@ export function accountsPaths(): OpenApiPaths {
         summary: 'The current user',
         description: 'The account that owns the bearer token.',
         tags: ['Accounts'],
-        security: [{ bearerAuth: [] }],
+        ...bearerOperation,
         responses: withNoStore({
           '200': json('The account behind the token.', converter.toSchema(UserEnvelopeSchema)),
-          '401': errorResponse('No `Bearer` credentials, a token that fails verification, or a deleted account.', [
-            'MissingAuthorization',
-            'InvalidToken',
-            'UserNoLongerExists',
-          ]),
+          '401': unauthorized('No `Bearer` credentials, a token that fails verification, or a deleted account.'),
           ...serverFailures,
         }),
       },

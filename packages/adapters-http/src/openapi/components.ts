@@ -1,13 +1,16 @@
 import {
+  CreateOwnPostSchema,
   CreatePostSchema,
   LogInSchema,
   PaginationSchema,
+  POST_ACCESS_MODES,
   PostPageSchema,
   PostSchema,
   PublicUserSchema,
   SessionSchema,
   SignUpSchema,
   UpdatePostSchema,
+  type PostAccessMode,
 } from '@inkwell/domain';
 import { createSchemaConverter, type JsonSchema } from './converter.js';
 import {
@@ -34,9 +37,24 @@ export const converter = createSchemaConverter({
   SignUpRequest: SignUpSchema,
   LogInRequest: LogInSchema,
   CreatePostRequest: CreatePostSchema,
+  CreateOwnPostRequest: CreateOwnPostSchema,
   UpdatePostRequest: UpdatePostSchema,
 });
 
+/** The component of `POST /posts`'s body in each access mode: where posts have owners, `authorId` is optional. */
+export const createPostRequest = {
+  open: 'CreatePostRequest',
+  owner: 'CreateOwnPostRequest',
+} as const satisfies Record<PostAccessMode, string>;
+
+/**
+ * The named schemas of a mode's document: every component but the other modes' `POST /posts`
+ * bodies, which nothing in it refers to.
+ */
+export function componentSchemas(mode: PostAccessMode): Record<string, JsonSchema> {
+  const otherBodies = new Set<string>(POST_ACCESS_MODES.filter((other) => other !== mode).map((other) => createPostRequest[other]));
+  return Object.fromEntries(Object.entries(converter.componentSchemas()).filter(([name]) => !otherBodies.has(name)));
+}
 
 /** A reference to one of the components above. */
 export const ref = (component: string): JsonSchema => ({ $ref: `#/components/schemas/${component}` });

@@ -1,16 +1,31 @@
-import { DomainError, type DomainErrorCode } from '@inkwell/domain';
+import {
+  CreateOwnPostSchema,
+  CreatePostSchema,
+  DomainError,
+  LogInSchema,
+  POST_ACCESS_MODES,
+  SignUpSchema,
+  UpdatePostSchema,
+  domainErrorMessages,
+  postAccessPolicy,
+  type DomainErrorCode,
+  type PostAccessMode,
+} from '@inkwell/domain';
 import { Hono } from 'hono';
 import { readFileSync } from 'node:fs';
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { HttpError, httpFailures, knownErrorResponse, type HttpFailure } from '../http-errors.js';
 import { testHttpApp } from '../test-support/test-app.js';
 import { createOpenApiDocument } from './document.js';
-import { API_VERSION } from './types.js';
+import { API_VERSION, type OpenApiDocument } from './types.js';
 
-const document = createOpenApiDocument();
-const operations = Object.entries(document.paths).flatMap(([path, item]) =>
-  Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
-);
+/** Every operation of `document`, with the `method path` the checks name it by. */
+function operationsOf(document: OpenApiDocument) {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ path, method, name: `${method} ${path}`, operation })),
+  );
+}
 
 /** Answers `GET /<failure>` exactly as the app answers that failure: through the one error table. */
 const failureProbe = new Hono().get('/:failure', (c) => {
@@ -21,30 +36,79 @@ const failureProbe = new Hono().get('/:failure', (c) => {
 });
 failureProbe.onError((thrown, c) => knownErrorResponse(c, thrown) ?? c.text(`unexpected: ${String(thrown)}`, 500));
 
-describe('the OpenAPI document', () => {
-  it('describes exactly the routes the app serves, the docs themselves aside', () => {
-    const served = testHttpApp()
+const bearer = [{ bearerAuth: [] }];
+const optionalBearer = [{}, { bearerAuth: [] }];
+
+/** The security of every operation that is not public, per mode: owner mode asks for tokens on posts. */
+const SECURITY: Record<PostAccessMode, Record<string, unknown>> = {
+  open: { 'get /me': bearer },
+  owner: {
+    'get /me': bearer,
+    'get /posts': optionalBearer,
+    'post /posts': bearer,
+    'get /posts/{id}': optionalBearer,
+    'patch /posts/{id}': bearer,
+    'delete /posts/{id}': bearer,
+    'get /me/posts': bearer,
+  },
+};
+
+/** The 403s per mode: only where posts have owners, and only on the writes the author rules refuse. */
+const FORBIDDEN: Record<PostAccessMode, Record<string, DomainErrorCode>> = {
+  open: {},
+  owner: { 'post /posts': 'AuthorIdNotYours', 'patch /posts/{id}': 'NotTheAuthor', 'delete /posts/{id}': 'NotTheAuthor' },
+};
+
+/** The domain schema each request-body component is converted from. */
+const REQUEST_SCHEMAS: Record<string, v.GenericSchema> = {
+  SignUpRequest: SignUpSchema,
+  LogInRequest: LogInSchema,
+  CreatePostRequest: CreatePostSchema,
+  CreateOwnPostRequest: CreateOwnPostSchema,
+  UpdatePostRequest: UpdatePostSchema,
+};
+
+const AUTHENTICATION_MESSAGES: readonly string[] = [
+  domainErrorMessages.MissingAuthorization,
+  domainErrorMessages.InvalidToken,
+  domainErrorMessages.UserNoLongerExists,
+];
+
+describe.each(POST_ACCESS_MODES)('the OpenAPI document with POSTS_ACCESS=%s', (mode) => {
+  const document = createOpenApiDocument(mode);
+  const operations = operationsOf(document);
+
+  it('describes exactly the routes the app serves in this mode, the docs themselves aside', () => {
+    const served = testHttpApp({ postAccess: postAccessPolicy(mode) })
       .routes.filter((route) => route.method !== 'ALL' && route.path !== '/openapi.json' && !route.path.startsWith('/docs'))
       .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
-    expect(operations.map(({ method, path }) => `${method} ${path}`).sort()).toEqual([...new Set(served)].sort());
+    expect(operations.map(({ name }) => name).sort()).toEqual([...new Set(served)].sort());
   });
 
-  it('is OpenAPI 3.1 with the Post, User, Pagination and error components and the bearer scheme on /me only', () => {
+  it('is OpenAPI 3.1 with the shared components, unique operation ids, and the bearer scheme exactly where the mode checks tokens', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.components.schemas)).toEqual(
-      expect.arrayContaining(['Post', 'User', 'Pagination', 'Error', 'ValidationError']),
+      expect.arrayContaining(['Post', 'User', 'Pagination', 'PostPage', 'Error', 'ValidationError']),
     );
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-    for (const { path, operation } of operations) {
-      expect(operation.security).toEqual(path === '/me' ? [{ bearerAuth: [] }] : []);
-    }
+    expect(Object.fromEntries(operations.map(({ name, operation }) => [name, operation.security]))).toEqual(
+      Object.fromEntries(operations.map(({ name }) => [name, SECURITY[mode][name] ?? []])),
+    );
     expect(new Set(operations.map(({ operation }) => operation.operationId)).size).toBe(operations.length);
   });
 
-  it("carries the adapter package's version", () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    expect(document.info.version).toBe(API_VERSION);
-    expect(API_VERSION).toBe(pkg.version);
+  it('answers 401 with the three GET /me messages wherever a token is checked, and 403 only where the author rules refuse', () => {
+    for (const { name, operation } of operations) {
+      const checksTokens = operation.security.some((requirement) => 'bearerAuth' in requirement);
+      const unauthorized = Object.values(operation.responses['401']?.content?.['application/json'].examples ?? {});
+      const messages = unauthorized.map((example) => (example.value as { error: string }).error);
+      if (checksTokens) expect({ name, messages }).toEqual({ name, messages: AUTHENTICATION_MESSAGES });
+      else expect({ name, messages: messages.filter((message) => AUTHENTICATION_MESSAGES.includes(message)) }).toEqual({ name, messages: [] });
+
+      const forbidden = FORBIDDEN[mode][name];
+      const examples = operation.responses['403']?.content?.['application/json'].examples;
+      expect({ name, forbidden: examples && Object.keys(examples) }).toEqual({ name, forbidden: forbidden && [forbidden] });
+    }
   });
 
   it('documents each failure under the status the error table answers it with, with its exact message', async () => {
@@ -61,7 +125,21 @@ describe('the OpenAPI document', () => {
         }
       }
     }
-    expect(checked).toBeGreaterThan(40);
+    expect(checked).toBeGreaterThan(mode === 'owner' ? 60 : 40);
+  });
+
+  it('gives every request body an example that the domain schema it is converted from accepts', () => {
+    let checked = 0;
+    for (const { name, operation } of operations) {
+      const media = operation.requestBody?.content['application/json'];
+      if (!media) continue;
+      const component = String(media.schema.$ref).replace('#/components/schemas/', '');
+      const schema = REQUEST_SCHEMAS[component];
+      expect({ name, component, known: schema !== undefined }).toEqual({ name, component, known: true });
+      expect(schema && v.safeParse(schema, media.example).success).toBe(true);
+      checked++;
+    }
+    expect(checked).toBe(4);
   });
 
   it('generates the request and query schemas from the domain schemas', () => {
@@ -69,10 +147,6 @@ describe('the OpenAPI document', () => {
     expect(schemas.SignUpRequest).toMatchObject({
       required: ['email', 'name', 'password'],
       properties: { password: { minLength: 8, maxLength: 72 }, name: { minLength: 1, maxLength: 100 } },
-    });
-    expect(schemas.CreatePostRequest).toMatchObject({
-      required: ['title', 'body', 'authorId'],
-      properties: { title: { maxLength: 200 }, published: { type: 'boolean', default: false } },
     });
     expect(document.paths['/posts']?.get?.parameters).toEqual([
       expect.objectContaining({ name: 'page', in: 'query', required: false, schema: expect.objectContaining({ type: 'integer', minimum: 1, default: 1 }) }),
@@ -83,6 +157,65 @@ describe('the OpenAPI document', () => {
   });
 
   it('is built the same every time', () => {
-    expect(createOpenApiDocument()).toStrictEqual(document);
+    expect(createOpenApiDocument(mode)).toStrictEqual(document);
+  });
+});
+
+describe('the OpenAPI document per access mode', () => {
+  const open = createOpenApiDocument('open');
+  const owner = createOpenApiDocument('owner');
+
+  it('is the open one by default', () => {
+    expect(createOpenApiDocument()).toStrictEqual(open);
+  });
+
+  it("takes POST /posts's body as the mode's domain schema has it: authorId required when open, optional with owners", () => {
+    const body = (document: OpenApiDocument) => document.paths['/posts']?.post?.requestBody?.content['application/json'];
+    expect(body(open)?.schema).toEqual({ $ref: '#/components/schemas/CreatePostRequest' });
+    expect(open.components.schemas.CreatePostRequest).toMatchObject({
+      required: ['title', 'body', 'authorId'],
+      properties: { title: { maxLength: 200 }, published: { type: 'boolean', default: false } },
+    });
+    expect(open.components.schemas).not.toHaveProperty('CreateOwnPostRequest');
+
+    expect(body(owner)?.schema).toEqual({ $ref: '#/components/schemas/CreateOwnPostRequest' });
+    expect(owner.components.schemas.CreateOwnPostRequest).toMatchObject({
+      required: ['title', 'body'],
+      properties: { authorId: { type: 'string', minLength: 1 }, title: { maxLength: 200 }, published: { type: 'boolean', default: false } },
+    });
+    expect(owner.components.schemas).not.toHaveProperty('CreatePostRequest');
+    expect(body(owner)?.example).not.toHaveProperty('authorId');
+  });
+
+  it('documents GET /me/posts with owners only: the query and page of GET /posts, and no-store on every answer', () => {
+    expect(open.paths).not.toHaveProperty('/me/posts');
+    const listOwn = owner.paths['/me/posts']?.get;
+    expect(listOwn).toMatchObject({ operationId: 'listOwnPosts', tags: ['Posts'] });
+    expect(listOwn?.parameters).toEqual(owner.paths['/posts']?.get?.parameters);
+    expect(Object.keys(listOwn?.responses ?? {})).toEqual(['200', '400', '401', '500', '503']);
+    expect(listOwn?.responses['200']?.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/PostPage' });
+    expect(listOwn?.responses['400']?.content).toEqual(owner.paths['/posts']?.get?.responses['400']?.content);
+    for (const response of Object.values(listOwn?.responses ?? {})) {
+      expect(response.headers?.['Cache-Control']?.schema).toEqual({ type: 'string', const: 'no-store' });
+    }
+  });
+
+  it('says in every post operation, in the tag and in the overview what owner mode changes', () => {
+    for (const [path, item] of Object.entries(open.paths).filter(([path]) => path.startsWith('/posts'))) {
+      for (const [method, operation] of Object.entries(item)) {
+        expect(owner.paths[path]?.[method as 'get']?.description, `${method} ${path}`).not.toBe(operation.description);
+      }
+    }
+    expect(owner.paths['/posts/{id}']?.get?.description).toContain('draft');
+    expect(owner.tags.find((tag) => tag.name === 'Posts')?.description).not.toBe(open.tags.find((tag) => tag.name === 'Posts')?.description);
+    expect(owner.info.description.startsWith(open.info.description)).toBe(true);
+    expect(owner.info.description).toContain('GET /me/posts');
+  });
+
+  it("carries the adapter package's version", () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(open.info.version).toBe(API_VERSION);
+    expect(owner.info.version).toBe(API_VERSION);
+    expect(API_VERSION).toBe(pkg.version);
   });
 });

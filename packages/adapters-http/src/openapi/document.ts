@@ -1,7 +1,8 @@
 import type { PostAccessMode } from '@inkwell/domain';
 import { accountsPaths } from './accounts-paths.js';
-import { converter } from './components.js';
+import { componentSchemas } from './components.js';
 import { healthPaths } from './health-paths.js';
+import { ownPostsPaths } from './own-posts-paths.js';
 import { postsPaths } from './posts-paths.js';
 import { API_VERSION, type OpenApiDocument } from './types.js';
 
@@ -12,15 +13,20 @@ const DESCRIPTION = `Accounts (signup, login with a signed token, \`GET /me\`) a
 - Strings are validated as sent (only \`email\` is trimmed and lower-cased), must be well-formed Unicode (no unpaired surrogates), and their lengths are counted in UTF-16 code units.
 - An unknown path is 404 \`Not found\`; a known path with another method is 405 \`Method not allowed\` with an \`Allow\` header.`;
 
+/** What the description adds where posts have owners (`POSTS_ACCESS=owner`). */
+const OWNED_POSTS = `
+- Posts belong to their authors on this server: creating, changing and deleting a post needs a bearer token, only a post's author may change or delete it, a draft is visible to its author only (to anyone else it is 404), and \`GET /me/posts\` lists the caller's own posts, drafts included. A request that sends \`Authorization\` is checked by the \`GET /me\` rules on every post operation, reads included.`;
+
 /**
- * The OpenAPI 3.1 document of the whole API. Every schema in it is generated from the valibot
- * schemas that validate requests (in the domain) and describe responses, and every error
- * example carries the exact message the API answers with.
+ * The OpenAPI 3.1 document of the whole API as a server in access mode `postsAccess` serves it.
+ * Every schema in it is generated from the valibot schemas that validate requests (in the
+ * domain) and describe responses, and every error example carries the exact message the API
+ * answers with.
  */
 export function createOpenApiDocument(postsAccess: PostAccessMode = 'open'): OpenApiDocument {
   return {
     openapi: '3.1.0',
-    info: { title: 'inkwell', version: API_VERSION, description: DESCRIPTION },
+    info: { title: 'inkwell', version: API_VERSION, description: postsAccess === 'owner' ? DESCRIPTION + OWNED_POSTS : DESCRIPTION },
     servers: [{ url: '/', description: 'The server that serves this document' }],
     tags: [
       { name: 'Accounts', description: 'Signup, login and the current user.' },
@@ -33,9 +39,14 @@ export function createOpenApiDocument(postsAccess: PostAccessMode = 'open'): Ope
       },
       { name: 'Operations', description: 'For load balancers and monitoring.' },
     ],
-    paths: { ...accountsPaths(), ...postsPaths(), ...healthPaths() },
+    paths: {
+      ...accountsPaths(),
+      ...postsPaths(postsAccess),
+      ...(postsAccess === 'owner' ? ownPostsPaths() : {}),
+      ...healthPaths(),
+    },
     components: {
-      schemas: converter.componentSchemas(),
+      schemas: componentSchemas(postsAccess),
       securitySchemes: {
         bearerAuth: {
           type: 'http',

@@ -65,7 +65,7 @@ export function badRequest(schema: AnySchema, invalidSample: unknown, hasBody: b
 }
 
 /** A required JSON request body of the named component, with an example. */
-export function jsonBody(component: string, example: unknown): OpenApiOperation['requestBody'] {
+export function jsonBody(component: string, example: unknown): NonNullable<OpenApiOperation['requestBody']> {
   return { required: true, content: { 'application/json': { schema: ref(component), example } } };
 }
 
@@ -99,18 +99,50 @@ export const hashingServerFailures = {
 /** An operation that needs no token. */
 export const publicOperation = { security: [] } as const;
 
+/** An operation that needs a bearer token. */
+export const bearerOperation = { security: [{ bearerAuth: [] }] } as const;
 
-/** The header of an answer no shared cache may keep (it carries a token or an account). */
-const noStoreHeader: Readonly<Record<string, OpenApiHeader>> = {
-  'Cache-Control': {
-    description: '`no-store`: the answer carries a token or an account, so no proxy or CDN may keep it.',
-    schema: { type: 'string', const: 'no-store' },
-  },
-};
+/** An operation anyone may call, whose token is checked when one is sent (OpenAPI 3.1's empty requirement). */
+export const optionalBearerOperation = { security: [{}, { bearerAuth: [] }] } as const;
 
-/** `responses` with `Cache-Control: no-store` documented on every one of them. */
-export function withNoStore(responses: Readonly<Record<string, OpenApiResponse>>): Record<string, OpenApiResponse> {
+/** The `GET /me` rules' failures, in their order: every operation that checks a token can answer each. */
+const authenticationFailures = ['MissingAuthorization', 'InvalidToken', 'UserNoLongerExists'] as const;
+
+/** The 401 of an operation that checks a token, with the three `GET /me` messages. */
+export function unauthorized(description: string): OpenApiResponse {
+  return errorResponse(description, authenticationFailures);
+}
+
+/** The 401 of an operation that needs a token. */
+export const tokenRequired = unauthorized(
+  'No token (no `Authorization` header, or one that is not `Bearer` credentials), a token that fails verification, or a deleted account. Checked before anything else.',
+);
+
+/** The 401 of an operation anyone may call, when the credentials sent with it fail. */
+export const sentTokenRefused = unauthorized(
+  'An `Authorization` header was sent and fails the `GET /me` rules: it is not `Bearer` credentials, its token fails verification, or its account is deleted. Without the header the request is anonymous.',
+);
+
+/** The header of an answer no shared cache may keep, saying what it carries (`why`). */
+function noStoreHeader(why: string): Readonly<Record<string, OpenApiHeader>> {
+  return {
+    'Cache-Control': {
+      description: `\`no-store\`: ${why}, so no proxy or CDN may keep it.`,
+      schema: { type: 'string', const: 'no-store' },
+    },
+  };
+}
+
+/**
+ * `responses` with `Cache-Control: no-store` documented on every one of them; `why` says what
+ * the answers carry (a token or an account unless told otherwise).
+ */
+export function withNoStore(
+  responses: Readonly<Record<string, OpenApiResponse>>,
+  why = 'the answer carries a token or an account',
+): Record<string, OpenApiResponse> {
+  const header = noStoreHeader(why);
   return Object.fromEntries(
-    Object.entries(responses).map(([status, response]) => [status, { ...response, headers: { ...response.headers, ...noStoreHeader } }]),
+    Object.entries(responses).map(([status, response]) => [status, { ...response, headers: { ...response.headers, ...header } }]),
   );
 }
