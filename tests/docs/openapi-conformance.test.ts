@@ -1,15 +1,17 @@
 // Keeps /openapi.json honest: real answers of the real app, for every documented status of every
 // operation, must validate against the document the app serves. A response shape that changes
-// without the document (or a status the document does not list) fails here.
+// without the document (or a status the document does not list) fails here. It runs once per
+// posts access mode, since each mode serves its own document.
 import type { OpenApiDocument } from '@inkwell/adapters-http';
-import { DomainError, type PasswordHasher } from '@inkwell/domain';
+import { DomainError, POST_ACCESS_MODES, domainErrorMessages, type PasswordHasher, type Post, type PostPage } from '@inkwell/domain';
 import { fakePasswordHasher, manualClock } from '@inkwell/domain/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, createInkwell, type Inkwell, createJoseTokenService, openStore } from '@inkwell/app';
 import { captureLogger } from '../support/capture-logger.js';
 import { withFaults, type RepositoryMethod, type StoreFaults } from '../support/faulty-store.js';
-import { MiB, TEST_JWT_SECRET, alice } from '../support/fixtures.js';
+import { MiB, PASSWORD, TEST_JWT_SECRET, alice } from '../support/fixtures.js';
 import { openApiChecker, type OpenApiChecker } from './openapi-checker.js';
+import { DOCUMENTED_OPERATIONS } from './operations.js';
 
 /** The fake hasher, with a switch to make it refuse as the hashing pool does when its queue is full. */
 function refusableHasher(): PasswordHasher & { refuse(error: DomainError | undefined): void } {
@@ -25,16 +27,35 @@ function refusableHasher(): PasswordHasher & { refuse(error: DomainError | undef
   };
 }
 
+type HeaderMap = Record<string, string>;
+
+/** A signed-up account as the tests use it: its id and the headers that send its token. */
+interface Account {
+  readonly userId: string;
+  readonly headers: HeaderMap;
+}
+
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const tooLarge = ' '.repeat(MiB + 1);
 const boom = () => new Error('driver exploded: secret details');
 const unavailable = () => new DomainError('StoreUnavailable');
+const bearer = (token: string): HeaderMap => ({ authorization: `Bearer ${token}` });
+const failure = (code: keyof typeof domainErrorMessages) => ({ error: domainErrorMessages[code] });
 
-describe('the OpenAPI document against the real app', () => {
+/** A user id no account has: a valid token for it is `User no longer exists`. */
+const GONE_USER_ID = 'ffffffffffffffffffffffff';
+
+describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with POSTS_ACCESS=%s', (mode) => {
+  const owner = mode === 'owner';
   let inkwell: Inkwell;
   let faults: StoreFaults;
   let checker: OpenApiChecker;
   let storeUp = true;
+  let goneUserToken: string;
+  /** Writes the common post tests' posts: anonymous when posts are open, signed in when they have owners. */
+  let author: Account;
+  /** Someone who is not the author (with owners only). */
+  let stranger: Account;
   const hasher = refusableHasher();
   const clock = manualClock();
 
@@ -42,13 +63,13 @@ describe('the OpenAPI document against the real app', () => {
   async function call(method: string, path: string, init: RequestInit = {}): Promise<unknown> {
     return checker.check(method, path, await inkwell.app.request(path, { method, ...init }));
   }
-  const send = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+  const send = (method: string, path: string, body: unknown, headers: HeaderMap = {}) =>
     call(method, path, { headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) });
   /** The 413, 415 and malformed-JSON answers of an endpoint that takes a body. */
-  async function badBodies(method: string, path: string): Promise<void> {
-    await call(method, path, { headers: JSON_HEADERS, body: tooLarge });
-    await call(method, path, { headers: { 'content-type': 'text/plain' }, body: '{}' });
-    await call(method, path, { headers: JSON_HEADERS, body: '[' });
+  async function badBodies(method: string, path: string, headers: HeaderMap = {}): Promise<void> {
+    await call(method, path, { headers: { ...JSON_HEADERS, ...headers }, body: tooLarge });
+    await call(method, path, { headers: { ...headers, 'content-type': 'text/plain' }, body: '{}' });
+    await call(method, path, { headers: { ...JSON_HEADERS, ...headers }, body: '[' });
   }
   /** The 500 and 503 answers when `method` of the store fails. */
   async function storeFailures(repositoryMethod: RepositoryMethod, request: () => Promise<unknown>): Promise<void> {
@@ -58,11 +79,30 @@ describe('the OpenAPI document against the real app', () => {
       faults.clear();
     }
   }
-  async function createdPost(): Promise<{ id: string }> {
-    const body = (await send('POST', '/posts', { title: 'Hello', body: 'World', authorId: 'a', published: true })) as {
-      post: { id: string };
-    };
+  /**
+   * The 401s of credentials that fail the `GET /me` rules, one per rule: not `Bearer`, a token
+   * that fails verification, a valid token for a deleted account. `request` sends the headers.
+   */
+  async function refusedCredentials(request: (headers: HeaderMap) => Promise<unknown>): Promise<void> {
+    const answers = [
+      await request({ authorization: 'Basic YWxpY2U6c2VjcmV0' }),
+      await request(bearer('not-a-token')),
+      await request(bearer(goneUserToken)),
+    ];
+    expect(answers).toEqual([failure('MissingAuthorization'), failure('InvalidToken'), failure('UserNoLongerExists')]);
+  }
+  /** A new post's body as the mode takes it: the open contract names the author, an owner is the caller. */
+  const newPost = (fields: { title: string; body: string; published?: boolean }) => (owner ? fields : { ...fields, authorId: 'a' });
+  async function createdPost(published = true): Promise<Post> {
+    const body = (await send('POST', '/posts', newPost({ title: 'Hello', body: 'World', published }), author.headers)) as { post: Post };
     return body.post;
+  }
+  async function signedUp(email: string): Promise<Account> {
+    const session = (await send('POST', '/auth/signup', { email, name: 'Writer', password: PASSWORD })) as {
+      token: string;
+      user: { id: string };
+    };
+    return { userId: session.user.id, headers: bearer(session.token) };
   }
 
   beforeAll(async () => {
@@ -75,6 +115,7 @@ describe('the OpenAPI document against the real app', () => {
       TRUST_PROXY: 'on',
       SIGNUP_MAX_PER_ADDRESS: '1',
       LOGIN_MAX_FAILURES_PER_EMAIL: '2',
+      POSTS_ACCESS: mode,
     });
     const wrapped = withFaults(await openStore(config));
     faults = wrapped.faults;
@@ -83,6 +124,9 @@ describe('the OpenAPI document against the real app', () => {
     const served = await inkwell.app.request('/openapi.json');
     expect(served.status).toBe(200);
     checker = openApiChecker((await served.json()) as OpenApiDocument);
+    goneUserToken = await (await createJoseTokenService(TEST_JWT_SECRET, clock)).issue(GONE_USER_ID);
+    author = owner ? await signedUp('writer@example.com') : { userId: 'a', headers: {} };
+    if (owner) stranger = await signedUp('stranger@example.com');
   });
   afterEach(() => {
     faults.clear();
@@ -137,13 +181,10 @@ describe('the OpenAPI document against the real app', () => {
 
   it('GET /me: 200, 401 (each reason), 500, 503', async () => {
     const { token } = (await send('POST', '/auth/login', { email: alice.email, password: alice.password })) as { token: string };
-    const bearer = (value: string) => ({ headers: { authorization: `Bearer ${value}` } });
-    await call('GET', '/me', bearer(token));
-    await call('GET', '/me');
-    await call('GET', '/me', bearer('not-a-token'));
-    const tokens = await createJoseTokenService(TEST_JWT_SECRET, clock);
-    await call('GET', '/me', bearer(await tokens.issue('ffffffffffffffffffffffff')));
-    await storeFailures('users.findById', () => call('GET', '/me', bearer(token)));
+    await call('GET', '/me', { headers: bearer(token) });
+    expect(await call('GET', '/me')).toEqual(failure('MissingAuthorization'));
+    await refusedCredentials((headers) => call('GET', '/me', { headers }));
+    await storeFailures('users.findById', () => call('GET', '/me', { headers: bearer(token) }));
   });
 
   it('GET /posts: 200, 400, 500, 503', async () => {
@@ -155,10 +196,10 @@ describe('the OpenAPI document against the real app', () => {
   });
 
   it('POST /posts: 201, 400, 413, 415, 500, 503', async () => {
-    await send('POST', '/posts', { title: 'Draft', body: 'b', authorId: 'a' });
-    await send('POST', '/posts', { title: '', published: 'yes' });
-    await badBodies('POST', '/posts');
-    await storeFailures('posts.insert', () => send('POST', '/posts', { title: 't', body: 'b', authorId: 'a' }));
+    await send('POST', '/posts', newPost({ title: 'Draft', body: 'b' }), author.headers);
+    await send('POST', '/posts', { title: '', published: 'yes' }, author.headers);
+    await badBodies('POST', '/posts', author.headers);
+    await storeFailures('posts.insert', () => send('POST', '/posts', newPost({ title: 't', body: 'b' }), author.headers));
   });
 
   it('GET /posts/{id}: 200, 404, 500, 503', async () => {
@@ -170,21 +211,79 @@ describe('the OpenAPI document against the real app', () => {
 
   it('PATCH /posts/{id}: 200, 400, 404, 413, 415, 500, 503', async () => {
     const post = await createdPost();
-    await send('PATCH', `/posts/${post.id}`, { title: 'Edited', published: false });
-    await send('PATCH', `/posts/${post.id}`, {});
-    await send('PATCH', `/posts/${post.id}`, { title: '', published: 'true' });
-    await send('PATCH', '/posts/nope', { title: 'x' });
-    await badBodies('PATCH', `/posts/${post.id}`);
-    await storeFailures('posts.update', () => send('PATCH', `/posts/${post.id}`, { title: 'x' }));
+    await send('PATCH', `/posts/${post.id}`, { title: 'Edited', published: false }, author.headers);
+    await send('PATCH', `/posts/${post.id}`, {}, author.headers);
+    await send('PATCH', `/posts/${post.id}`, { title: '', published: 'true' }, author.headers);
+    await send('PATCH', '/posts/nope', { title: 'x' }, author.headers);
+    await badBodies('PATCH', `/posts/${post.id}`, author.headers);
+    await storeFailures('posts.update', () => send('PATCH', `/posts/${post.id}`, { title: 'x' }, author.headers));
   });
 
   it('DELETE /posts/{id}: 204, 404, 500, 503', async () => {
     const post = await createdPost();
-    await call('DELETE', `/posts/${post.id}`);
-    await call('DELETE', `/posts/${post.id}`);
+    await call('DELETE', `/posts/${post.id}`, { headers: author.headers });
+    await call('DELETE', `/posts/${post.id}`, { headers: author.headers });
     const another = await createdPost();
-    await storeFailures('posts.delete', () => call('DELETE', `/posts/${another.id}`));
+    await storeFailures('posts.delete', () => call('DELETE', `/posts/${another.id}`, { headers: author.headers }));
   });
+
+  if (owner) {
+    it('GET /posts with owners: 401 (each reason); a token that checks out sees the same list', async () => {
+      await refusedCredentials((headers) => call('GET', '/posts', { headers }));
+      expect(await call('GET', '/posts', { headers: author.headers })).toEqual(await call('GET', '/posts'));
+    });
+
+    it('POST /posts with owners: 401 (no token, each reason) before the body, 403 for anyone else as authorId', async () => {
+      const fields = { title: 'Mine', body: 'b', published: true };
+      expect(await send('POST', '/posts', fields)).toEqual(failure('MissingAuthorization'));
+      expect(await call('POST', '/posts', { headers: { 'content-type': 'text/plain' }, body: '{}' })).toEqual(failure('MissingAuthorization'));
+      await refusedCredentials((headers) => send('POST', '/posts', fields, headers));
+      expect(await send('POST', '/posts', { ...fields, authorId: stranger.userId }, author.headers)).toEqual(failure('AuthorIdNotYours'));
+      const named = (await send('POST', '/posts', { ...fields, authorId: author.userId }, author.headers)) as { post: Post };
+      const implied = (await send('POST', '/posts', fields, author.headers)) as { post: Post };
+      expect([named.post.authorId, implied.post.authorId]).toEqual([author.userId, author.userId]);
+    });
+
+    it("GET /posts/{id} with owners: 401 (each reason); a draft is 404 to anyone but its author", async () => {
+      const published = await createdPost();
+      const draft = await createdPost(false);
+      await refusedCredentials((headers) => call('GET', `/posts/${published.id}`, { headers }));
+      expect(await call('GET', `/posts/${draft.id}`, { headers: author.headers })).toEqual({ post: draft });
+      expect(await call('GET', `/posts/${draft.id}`)).toEqual(failure('PostNotFound'));
+      expect(await call('GET', `/posts/${draft.id}`, { headers: stranger.headers })).toEqual(failure('PostNotFound'));
+    });
+
+    it("PATCH and DELETE /posts/{id} with owners: 401 (no token, each reason), 404 on another's draft, 403 on another's published post", async () => {
+      const published = await createdPost();
+      const draft = await createdPost(false);
+      for (const [method, body] of [['PATCH', { title: 'Taken over' }], ['DELETE', undefined]] as const) {
+        const request = (id: string, headers: HeaderMap = {}) =>
+          body ? send(method, `/posts/${id}`, body, headers) : call(method, `/posts/${id}`, { headers });
+        expect(await request(published.id)).toEqual(failure('MissingAuthorization'));
+        await refusedCredentials((headers) => request(published.id, headers));
+        expect(await request(published.id, stranger.headers)).toEqual(failure('NotTheAuthor'));
+        expect(await request(draft.id, stranger.headers)).toEqual(failure('PostNotFound'));
+      }
+      for (const post of [published, draft]) {
+        expect(await call('GET', `/posts/${post.id}`, { headers: author.headers })).toEqual({ post });
+      }
+    });
+
+    it('GET /me/posts: 200, 400, 401 (no token, each reason), 500, 503, each with Cache-Control: no-store', async () => {
+      const draft = await createdPost(false);
+      await createdPost();
+      const page = (await call('GET', '/me/posts', { headers: author.headers })) as PostPage;
+      expect(page.posts.map((post) => post.id)).toContain(draft.id);
+      expect(new Set(page.posts.map((post) => post.authorId))).toEqual(new Set([author.userId]));
+      const second = (await call('GET', '/me/posts?page=2&perPage=1', { headers: author.headers })) as PostPage;
+      expect(second.pagination).toMatchObject({ page: 2, perPage: 1, total: page.pagination.total });
+      expect(await call('GET', '/me/posts', { headers: stranger.headers })).toMatchObject({ posts: [], pagination: { total: 0 } });
+      await call('GET', '/me/posts?page=0&perPage=101', { headers: author.headers });
+      expect(await call('GET', '/me/posts')).toEqual(failure('MissingAuthorization'));
+      await refusedCredentials((headers) => call('GET', '/me/posts', { headers }));
+      await storeFailures('posts.listByAuthor', () => call('GET', '/me/posts', { headers: author.headers }));
+    });
+  }
 
   it('GET /health: 200, 503', async () => {
     await call('GET', '/health');
@@ -193,19 +292,7 @@ describe('the OpenAPI document against the real app', () => {
   });
 
   it('has exercised every documented status of every operation (runs last)', () => {
-    expect(checker.operations().sort()).toEqual(
-      [
-        'POST /auth/signup',
-        'POST /auth/login',
-        'GET /me',
-        'GET /posts',
-        'POST /posts',
-        'GET /posts/{id}',
-        'PATCH /posts/{id}',
-        'DELETE /posts/{id}',
-        'GET /health',
-      ].sort(),
-    );
+    expect(checker.operations().sort()).toEqual([...DOCUMENTED_OPERATIONS[mode]].sort());
     expect(checker.unexercised()).toEqual([]);
   });
 });

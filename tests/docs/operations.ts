@@ -1,0 +1,21 @@
+// The operations a server serves, written once: the conformance test pins each mode's document to
+// them, and the /docs page test looks for each in the page.
+import type { PostAccessMode } from '@inkwell/domain';
+
+const OPEN_OPERATIONS = [
+  'POST /auth/signup',
+  'POST /auth/login',
+  'GET /me',
+  'GET /posts',
+  'POST /posts',
+  'GET /posts/{id}',
+  'PATCH /posts/{id}',
+  'DELETE /posts/{id}',
+  'GET /health',
+];
+
+/** Every operation a server in each posts access mode serves and documents, as `METHOD /path`. */
+export const DOCUMENTED_OPERATIONS: Readonly<Record<PostAccessMode, readonly string[]>> = {
+  open: OPEN_OPERATIONS,
+  owner: [...OPEN_OPERATIONS, 'GET /me/posts'],
+};
