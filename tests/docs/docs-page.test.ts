@@ -1,12 +1,15 @@
 // The /docs page in a real browser: Chromium (Debian's, or the one CHROMIUM_PATH names), driven
-// by playwright-core, against the real server. CI installs or names one; anywhere else without
-// it this file is skipped with one line saying how to enable it.
+// by playwright-core, against the real server, in each posts access mode. CI installs or names
+// one; anywhere else without it this file is skipped with one line saying how to enable it.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, createLogger, startServer, type RunningServer } from '@inkwell/app';
+import { TEST_JWT_SECRET, alice } from '../support/fixtures.js';
+import { DOCUMENTED_OPERATIONS } from './operations.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -16,8 +19,11 @@ if (!hasChromium) {
   );
 }
 
-/** The screenshot CI keeps as an artifact (named in docs/api.md). */
-const SCREENSHOT = fileURLToPath(new URL('../../.ci-out/docs-page.png', import.meta.url));
+/** The screenshots CI keeps as artifacts (named in docs/api.md): the page of each posts access mode. */
+const SCREENSHOTS = {
+  open: fileURLToPath(new URL('../../.ci-out/docs-page.png', import.meta.url)),
+  owner: fileURLToPath(new URL('../../.ci-out/docs-page-owner.png', import.meta.url)),
+};
 
 /** What the machine's closed network needs: no background connections, no GPU, no sandbox as root. */
 const CHROMIUM_ARGS = [
@@ -31,99 +37,183 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-const OPERATIONS = [
-  'POST /auth/signup',
-  'POST /auth/login',
-  'GET /me',
-  'GET /posts',
-  'POST /posts',
-  'GET /posts/{id}',
-  'PATCH /posts/{id}',
-  'DELETE /posts/{id}',
-];
 const SEEDED_TITLE = 'Seeded for the docs page test';
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** A real server on 127.0.0.1 and the memory store, with `env` added to its configuration. */
+function startDocsServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  return startServer(
+    readConfig({ PORT: '0', HOST: '127.0.0.1', DB_URL: 'memory:', NODE_ENV: 'test', HASH_WORKERS: '1', JWT_SECRET: TEST_JWT_SECRET, ...env }),
+    createLogger('silent'),
+  );
+}
+
+/**
+ * A new page on `/docs` of `serverUrl` that records what must never happen: a page error, a
+ * console error, a Content-Security-Policy violation, a request to anywhere but the server.
+ * `expectClean` asserts none did.
+ */
+async function openDocsPage(browser: Browser, serverUrl: string): Promise<{ page: Page; expectClean(): void }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const problems: string[] = [];
+  const foreignRequests: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  // Chromium reports most violations on the console too; the event catches every one.
+  await page.addInitScript({
+    content:
+      "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
+  });
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${serverUrl}/`) && !url.startsWith('data:')) foreignRequests.push(url);
+  });
+
+  const response = await page.goto(`${serverUrl}/docs`);
+  expect(response?.status()).toBe(200);
+  return {
+    page,
+    expectClean() {
+      expect(foreignRequests).toEqual([]);
+      expect(problems).toEqual([]);
+    },
+  };
+}
+
+/** Waits until the page lists operations, then answers them as `METHOD /path`. */
+async function listedOperations(page: Page, atLeast: number): Promise<string[]> {
+  const summaries = page.locator('.opblock .opblock-summary');
+  await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(atLeast);
+  return page.locator('.opblock').evaluateAll((blocks) =>
+    blocks.map((block) => {
+      const method = block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '';
+      const path = block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '';
+      return `${method} ${path}`;
+    }),
+  );
+}
+
+/**
+ * Expands `operation`, presses "Try it out", lets `fill` set its inputs, presses "Execute", and
+ * once the live response shows `status` answers what the page shows: the response body, the
+ * request URL, the curl command (with the headers sent) and the response's element.
+ */
+async function tryItOut(
+  operation: Locator,
+  status: number,
+  fill: () => Promise<void> = async () => undefined,
+): Promise<{ shown: string; requestUrl: string; curl: string; response: Locator }> {
+  await operation.locator('.opblock-summary').click();
+  await operation.getByRole('button', { name: 'Try it out' }).click();
+  await fill();
+  await operation.getByRole('button', { name: 'Execute' }).click();
+  const response = operation.locator('.live-responses-table .response');
+  await expect.poll(() => response.locator('.response-col_status').first().textContent(), { timeout: 15_000 }).toContain(String(status));
+  return {
+    shown: (await response.locator('.response-col_description pre').first().textContent()) ?? '',
+    requestUrl: (await operation.locator('.request-url pre').textContent()) ?? '',
+    curl: (await operation.locator('.curl-command').textContent()) ?? '',
+    response,
+  };
+}
+
+/** A full-page screenshot at `path`, scrolled to `focus` first. */
+async function screenshot(page: Page, focus: Locator, path: string): Promise<void> {
+  await focus.scrollIntoViewIfNeeded();
+  await mkdir(dirname(path), { recursive: true });
+  await page.screenshot({ path, fullPage: true });
+}
 
 describe.skipIf(!hasChromium)('the /docs page in Chromium', () => {
-  let server: RunningServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startServer(
-      readConfig({ PORT: '0', HOST: '127.0.0.1', DB_URL: 'memory:', NODE_ENV: 'test', HASH_WORKERS: '1' }),
-      createLogger('silent'),
-    );
-    for (const [title, published] of [
-      ['An older post', true],
-      ['A draft nobody lists', false],
-      [SEEDED_TITLE, true],
-    ] as const) {
-      const res = await fetch(`${server.url}/posts`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ title, body: `The body of "${title}"`, authorId: 'docs-test', published }),
-      });
-      expect(res.status).toBe(201);
-    }
     // launch() gives every browser a new, empty profile (--user-data-dir in a fresh temp directory).
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 20_000 });
   }, 30_000);
+  afterAll(() => browser?.close());
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  describe('with posts open to anyone (POSTS_ACCESS=open)', () => {
+    let server: RunningServer;
+
+    beforeAll(async () => {
+      server = await startDocsServer();
+      for (const [title, published] of [
+        ['An older post', true],
+        ['A draft nobody lists', false],
+        [SEEDED_TITLE, true],
+      ] as const) {
+        const res = await fetch(`${server.url}/posts`, {
+          method: 'POST',
+          headers: JSON_HEADERS,
+          body: JSON.stringify({ title, body: `The body of "${title}"`, authorId: 'docs-test', published }),
+        });
+        expect(res.status).toBe(201);
+      }
+    }, 30_000);
+    afterAll(() => server?.close());
+
+    it('lists every operation and performs GET /posts from the page', { timeout: 30_000 }, async () => {
+      const { page, expectClean } = await openDocsPage(browser, server.url);
+      const operations = DOCUMENTED_OPERATIONS.open;
+      expect(await listedOperations(page, operations.length)).toEqual(expect.arrayContaining([...operations]));
+
+      // One real call from the page: expand GET /posts, "Try it out", "Execute".
+      const listPosts = page.locator('#operations-Posts-listPosts');
+      const { shown, requestUrl, response } = await tryItOut(listPosts, 200);
+      expect(shown).toContain(SEEDED_TITLE);
+      expect(shown).not.toContain('A draft nobody lists');
+      expect(requestUrl).toContain(`${server.url}/posts`);
+
+      await screenshot(page, response, SCREENSHOTS.open);
+      expectClean();
+    });
   });
 
-  it('lists all eight operations and performs GET /posts from the page', { timeout: 30_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const problems: string[] = [];
-    const foreignRequests: string[] = [];
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  describe('with posts owned by their authors (POSTS_ACCESS=owner)', () => {
+    let server: RunningServer;
+    let session: { token: string; user: { id: string } };
+
+    beforeAll(async () => {
+      server = await startDocsServer({ POSTS_ACCESS: 'owner' });
+      const res = await fetch(`${server.url}/auth/signup`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(alice) });
+      expect(res.status).toBe(201);
+      session = (await res.json()) as typeof session;
+    }, 30_000);
+    afterAll(() => server?.close());
+
+    it('lists GET /me/posts too, takes a token through Authorize, and creates a post with it from the page', { timeout: 30_000 }, async () => {
+      const { page, expectClean } = await openDocsPage(browser, server.url);
+      const operations = DOCUMENTED_OPERATIONS.owner;
+      expect(await listedOperations(page, operations.length)).toEqual(expect.arrayContaining([...operations]));
+
+      // Swagger UI's Authorize dialog: the bearer token goes in, and every call that takes it sends it.
+      await page.locator('.auth-wrapper .authorize').click();
+      const dialog = page.locator('.dialog-ux');
+      await dialog.locator('input[aria-label="auth-bearer-value"]').fill(session.token);
+      await dialog.getByRole('button', { name: 'Apply credentials' }).click();
+      await expect.poll(() => dialog.getByRole('button', { name: 'Remove authorization' }).count()).toBe(1);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+
+      // POST /posts with a published post and no authorId: the caller is the author.
+      const title = 'Written from the docs page';
+      const createPost = page.locator('#operations-Posts-createPost');
+      const { shown, curl, response } = await tryItOut(createPost, 201, () =>
+        createPost.locator('textarea.body-param__text').fill(JSON.stringify({ title, body: 'Sent with the token from Authorize', published: true })),
+      );
+      expect(curl).toContain(`Authorization: Bearer ${session.token}`);
+      const { post } = JSON.parse(shown) as { post: { id: string; title: string; authorId: string; published: boolean } };
+      expect(post).toMatchObject({ title, authorId: session.user.id, published: true });
+
+      // The post exists: anyone reads it, since it is published.
+      const stored = await fetch(`${server.url}/posts/${encodeURIComponent(post.id)}`);
+      expect(stored.status).toBe(200);
+      expect(await stored.json()).toEqual({ post });
+
+      await screenshot(page, response, SCREENSHOTS.owner);
+      expectClean();
     });
-    // Chromium reports most violations on the console too; the event catches every one.
-    await page.addInitScript({
-      content:
-        "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
-    });
-    page.on('request', (request) => {
-      const url = request.url();
-      if (!url.startsWith(`${server.url}/`) && !url.startsWith('data:')) foreignRequests.push(url);
-    });
-
-    const response = await page.goto(`${server.url}/docs`);
-    expect(response?.status()).toBe(200);
-
-    const summaries = page.locator('.opblock .opblock-summary');
-    await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(OPERATIONS.length);
-    const listed = await page.locator('.opblock').evaluateAll((blocks) =>
-      blocks.map((block) => {
-        const method = block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '';
-        const path = block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '';
-        return `${method} ${path}`;
-      }),
-    );
-    expect(listed).toEqual(expect.arrayContaining(OPERATIONS));
-
-    // One real call from the page: expand GET /posts, "Try it out", "Execute".
-    const listPosts = page.locator('#operations-Posts-listPosts');
-    await listPosts.locator('.opblock-summary').click();
-    await listPosts.getByRole('button', { name: 'Try it out' }).click();
-    await listPosts.getByRole('button', { name: 'Execute' }).click();
-
-    const liveResponse = listPosts.locator('.live-responses-table .response');
-    await expect.poll(() => liveResponse.locator('.response-col_status').first().textContent(), { timeout: 15_000 }).toContain('200');
-    const shown = (await liveResponse.locator('.response-col_description pre').first().textContent()) ?? '';
-    expect(shown).toContain(SEEDED_TITLE);
-    expect(shown).not.toContain('A draft nobody lists');
-    const requestUrl = (await listPosts.locator('.request-url pre').textContent()) ?? '';
-    expect(requestUrl).toContain(`${server.url}/posts`);
-
-    await liveResponse.scrollIntoViewIfNeeded();
-    await mkdir(fileURLToPath(new URL('.', `file://${SCREENSHOT}`)), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
-
-    expect(foreignRequests).toEqual([]);
-    expect(problems).toEqual([]);
   });
 });
