@@ -32,7 +32,9 @@ export type CreatePostInput = v.InferOutput<typeof CreatePostSchema>;
 export const CreateOwnPostSchema = objectSchema({
   title: postFields.title,
   body: postFields.body,
-  authorId: v.optional(postFields.authorId),
+  authorId: v.optional(
+    v.pipe(postFields.authorId, v.description("Optional: the caller's own user id, which the post gets anyway; any other is refused.")),
+  ),
   published: v.optional(postFields.published, false),
 });
 export type CreateOwnPostInput = v.InferOutput<typeof CreateOwnPostSchema>;
