@@ -39,6 +39,8 @@ export interface HttpApi extends HttpClient {
 /** Where the suite's app runs, and how each test gets a fresh one. */
 export interface HttpTarget {
   readonly label: string;
+  /** The settings its app runs with besides the store and the signing secret (`POSTS_ACCESS`, `WEB_CONCURRENCY`). */
+  readonly env: Readonly<Record<string, string>>;
   /** True when the app runs in this process, so tests can steer its clock, hasher, store and log. */
   readonly inProcess: boolean;
   /** Each test's time limit, when vitest's default is too short (real bcrypt on a busy machine). */
@@ -54,15 +56,16 @@ export function inProcessOnly(target: HttpTarget): { it: typeof it; describe: ty
   return { it: nothing as unknown as typeof it, describe: nothing as unknown as typeof describe };
 }
 
-/** The app built by `createInkwell` in this process over `makeStore()`, driven with `app.request`. */
-export function inProcessTarget(label: string, makeStore: () => Promise<Store>): HttpTarget {
+/** The app built by `createInkwell` in this process with `env` over `makeStore()`, driven with `app.request`. */
+export function inProcessTarget(label: string, makeStore: () => Promise<Store>, env: Record<string, string> = {}): HttpTarget {
   return {
     label,
+    env,
     inProcess: true,
     use() {
       let current: HttpApi | undefined;
       beforeEach(async () => {
-        current = await buildHttpApi(await makeStore());
+        current = await buildHttpApi(await makeStore(), env);
       });
       afterEach(async () => {
         await current?.inkwell.close();
@@ -99,12 +102,16 @@ export function httpClient(request: HttpClient['request'], elapse: HttpClient['e
   };
 }
 
-export async function buildHttpApi(realStore: Store): Promise<HttpApi> {
+/**
+ * An app in this process over `realStore`, configured by `env` (`POSTS_ACCESS`…) on top of the
+ * suite's signing secret, with its own manual clock, fake hasher and capturing logger.
+ */
+export async function buildHttpApi(realStore: Store, env: Record<string, string> = {}): Promise<HttpApi> {
   const { store, faults } = withFaults(realStore);
   const clock = manualClock();
   const hasher = fakePasswordHasher();
   const logger = captureLogger();
-  const inkwell = await createInkwell(readConfig({ DB_URL: 'memory:', JWT_SECRET: TEST_JWT_SECRET }), logger, {
+  const inkwell = await createInkwell(readConfig({ ...env, DB_URL: 'memory:', JWT_SECRET: TEST_JWT_SECRET }), logger, {
     store,
     clock,
     hasher,

@@ -18,6 +18,7 @@ const notInProcess = (name: string) => () => {
 export function spawnedTarget(label: string, mongo: () => TestMongo, env: Record<string, string>): HttpTarget {
   return {
     label,
+    env,
     inProcess: false,
     // 20 concurrent signups hash 20 passwords with real bcrypt (cost 12), on a machine running other tests too.
     testTimeoutMs: 30_000,
