@@ -4,6 +4,7 @@ import { describeBodyRules } from './bodies.suite.js';
 import { describeRoutingAndFailures } from './failures.suite.js';
 import type { HttpTarget } from './harness.js';
 import { describeListApi } from './list.suite.js';
+import { describeOpenPostsIgnoreCredentials } from './owned-posts.suite.js';
 import { describePostsApi } from './posts.suite.js';
 
 /**
@@ -21,5 +22,6 @@ export function describeHttpApi(target: HttpTarget): void {
     describeListApi(api, target);
     describeBodyRules(api, target);
     describeRoutingAndFailures(api, target);
+    describeOpenPostsIgnoreCredentials(api);
   });
 }
