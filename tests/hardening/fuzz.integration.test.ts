@@ -1,10 +1,10 @@
 import { describeWithMongo } from '@inkwell/adapters-mongo/testing';
-import { describeFuzz } from './fuzz.suite.js';
+import { describeFuzz, type FuzzStoreFactory } from './fuzz.suite.js';
 import { mongoStores } from '../support/stores.js';
 
 // The snapshot reads the collections themselves, so a write that bypassed the repositories would show too.
-describeWithMongo('over MongoDB', (mongo) =>
-  describeFuzz({
+describeWithMongo('over MongoDB', (mongo) => {
+  const mongodb: FuzzStoreFactory = {
     label: 'mongodb',
     open: async () => ({
       store: await mongoStores(mongo).open(),
@@ -17,5 +17,7 @@ describeWithMongo('over MongoDB', (mongo) =>
         return { users, posts };
       },
     }),
-  }),
-);
+  };
+  describeFuzz(mongodb);
+  describeFuzz(mongodb, 'owner');
+});

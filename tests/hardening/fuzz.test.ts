@@ -1,4 +1,7 @@
 import { readConfig, openStore } from '@inkwell/app';
-import { describeFuzz, trackedSnapshot } from './fuzz.suite.js';
+import { describeFuzz, trackedSnapshot, type FuzzStoreFactory } from './fuzz.suite.js';
 
-describeFuzz({ label: 'memory', open: async () => trackedSnapshot(await openStore(readConfig({ DB_URL: 'memory:' }))) });
+const memory: FuzzStoreFactory = { label: 'memory', open: async () => trackedSnapshot(await openStore(readConfig({ DB_URL: 'memory:' }))) };
+
+describeFuzz(memory);
+describeFuzz(memory, 'owner');
