@@ -59,6 +59,15 @@ export function describeOwnedPostsApi(target: HttpTarget): void {
     const ownPosts = async (token: string, query = ''): Promise<PostPage> =>
       (await expectJson(await api().request(`/me/posts${query}`, { headers: auth(token) }), 200, aPage)) as PostPage;
     const publishedPosts = async (): Promise<PostPage> => (await expectJson(await api().request('/posts'), 200, aPage)) as PostPage;
+    /**
+     * Asserts no post is stored under any of `authorIds`. A client cannot list another author's
+     * drafts, so where the app runs in this process the store itself is asked as well.
+     */
+    const expectNoPostsUnder = async (...authorIds: string[]) => {
+      expect((await publishedPosts()).posts.filter((post) => authorIds.includes(post.authorId))).toStrictEqual([]);
+      if (!target.inProcess) return;
+      for (const authorId of authorIds) expect(await api().inkwell.store.posts.countByAuthor(authorId)).toBe(0);
+    };
     /** Asserts the author reads each post exactly as given: whatever was refused in between changed nothing. */
     const expectUnchanged = async (token: string, ...posts: Post[]) => {
       for (const post of posts) await expectJson(await read(post.id, token), 200, { post });
@@ -87,6 +96,9 @@ export function describeOwnedPostsApi(target: HttpTarget): void {
         [`Bearer ${a.token}x`, 'Invalid token'],
         [`Bearer ${await issueToken(a.user.id, api().clock, FOREIGN_JWT_SECRET)}`, 'Invalid token'],
         [`Bearer ${await issueToken(GONE_USER_ID, api().clock)}`, 'User no longer exists'],
+        // In their order: the scheme before the token, the token before the user.
+        [`bearer ${await issueToken(GONE_USER_ID, api().clock)}`, 'Missing authorization header'],
+        [`Bearer ${await issueToken(GONE_USER_ID, api().clock, FOREIGN_JWT_SECRET)}`, 'Invalid token'],
       ];
       const endpoints: readonly { name: string; send(api: HttpApi, live: Post, authorization: string): Promise<Response> }[] = [
         { name: 'GET /posts', send: (api, _live, authorization) => api.request('/posts', { headers: { authorization } }) },
@@ -113,6 +125,7 @@ export function describeOwnedPostsApi(target: HttpTarget): void {
         await expectUnchanged(a.token, draft, live);
         expect(await ownPosts(a.token)).toStrictEqual({ posts: [live, draft], pagination: { total: 2, page: 1, perPage: 20, lastPage: 1 } });
         expect((await publishedPosts()).posts).toStrictEqual([live]);
+        await expectNoPostsUnder(GONE_USER_ID);
       });
 
       it('lets an anonymous reader read, and refuses an anonymous writer with 401 Missing authorization header', async () => {
@@ -155,15 +168,15 @@ export function describeOwnedPostsApi(target: HttpTarget): void {
 
       it('answers 401 Missing authorization header to an anonymous writer, whatever the body, and stores nothing', async () => {
         const a = await signUp(alice);
-        for (const published of [true, false]) {
-          await expectError(
-            await api().send('POST', '/posts', { ...aPost, authorId: a.user.id, published }),
-            401,
-            'Missing authorization header',
-          );
+        for (const authorId of [a.user.id, aPost.authorId]) {
+          for (const published of [true, false]) {
+            await expectError(await api().send('POST', '/posts', { ...aPost, authorId, published }), 401, 'Missing authorization header');
+          }
         }
+        await expectError(await api().send('POST', '/posts', { title: 'No author', body: 'b' }), 401, 'Missing authorization header');
         expect(await ownPosts(a.token)).toStrictEqual(emptyPage);
         expect(await publishedPosts()).toStrictEqual(emptyPage);
+        await expectNoPostsUnder(a.user.id, aPost.authorId);
       });
 
       it('answers 401 before the body rules: another content type, a body over 1 MiB, bad JSON, an invalid body', async () => {
@@ -185,7 +198,7 @@ export function describeOwnedPostsApi(target: HttpTarget): void {
           await expectError(await post('{"title":'), 401, message);
           await expectError(await post(JSON.stringify({ title: '' })), 401, message);
         }
-        expect(await ownPosts(a.token)).toStrictEqual(emptyPage);
+        await expectNoPostsUnder(a.user.id);
       });
 
       it('applies the body rules to a signed-in writer: 415, 413, 400 Invalid JSON body, 400 Validation failed', async () => {
@@ -203,12 +216,14 @@ export function describeOwnedPostsApi(target: HttpTarget): void {
         await expectValidationFailure(await post('{}'), ['title', 'body']);
         await expectValidationFailure(await post(JSON.stringify({ title: '', body: 'b', published: 'yes' })), ['title', 'published']);
         expect(await ownPosts(a.token)).toStrictEqual(emptyPage);
+        await expectNoPostsUnder(a.user.id);
       });
 
       it('answers 403 authorId must be your own user id for anyone else\'s id, and stores nothing', async () => {
         const a = await signUp(alice);
         const b = await signUp(bob);
-        for (const authorId of [b.user.id, aPost.authorId, ` ${a.user.id}`, `${a.user.id}x`]) {
+        const others = [b.user.id, aPost.authorId, ` ${a.user.id}`, `${a.user.id}x`];
+        for (const authorId of others) {
           for (const published of [true, false]) {
             await expectError(
               await api().send('POST', '/posts', { ...aPost, authorId, published }, auth(a.token)),
@@ -220,6 +235,7 @@ export function describeOwnedPostsApi(target: HttpTarget): void {
         expect(await ownPosts(a.token)).toStrictEqual(emptyPage);
         expect(await ownPosts(b.token)).toStrictEqual(emptyPage);
         expect(await publishedPosts()).toStrictEqual(emptyPage);
+        await expectNoPostsUnder(a.user.id, ...others);
       });
 
       it('validates the body before the authorId rule: 400, not 403', async () => {
@@ -232,6 +248,7 @@ export function describeOwnedPostsApi(target: HttpTarget): void {
         await expectValidationFailure(await send({ ...aPost, authorId: 42 }), ['authorId']);
         expect(await ownPosts(a.token)).toStrictEqual(emptyPage);
         expect(await ownPosts(b.token)).toStrictEqual(emptyPage);
+        await expectNoPostsUnder(a.user.id, b.user.id);
       });
     });
 
