@@ -10,7 +10,7 @@
 // higher (a hot function not yet optimised); after 20 000, runs agree within about 1%. Writes
 // bench/results/instructions.json. Slow (about 2 minutes per server); not part of `pnpm bench`.
 //
-//   pnpm -s build && tsx bench/instructions.ts [--requests 2000] [--warmup 20000]
+//   pnpm -s build && tsx bench/instructions.ts [--requests 2000] [--warmup 20000] [--only owner,info]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -18,7 +18,11 @@ import { captureFixture, type Endpoint } from './lib/fixtures.js';
 import { sendExpecting, sendMany } from './lib/http-client.js';
 import { freePort, inkwellArgs, repositoryRoot, startServer, type ServerProcess } from './lib/processes.js';
 
-const { values } = parseArgs({ options: { requests: { type: 'string', default: '2000' }, warmup: { type: 'string', default: '20000' } } });
+const { values } = parseArgs({
+  options: { requests: { type: 'string', default: '2000' }, warmup: { type: 'string', default: '20000' }, only: { type: 'string' } },
+});
+/** `--only owner,info`: count only the servers whose names contain one of these; the results then go to the raw folder. */
+const only = values.only?.split(',');
 const REQUESTS = Number(values.requests);
 const WARMUP = Number(values.warmup);
 const rawDir = `${repositoryRoot}bench/results/raw/instructions/`;
@@ -143,12 +147,12 @@ for (const variant of [
   inkwell('info'),
   inkwell('info', 'owner'),
 ])
-  counts.push(await count(variant, path));
+  if (!only || only.some((part) => variant.name.includes(part))) counts.push(await count(variant, path));
 
 const baseline = (counts[0] as Count).mainThread;
 console.log('\n| Server | Instructions per request (main thread) | ÷ baseline |\n|---|---:|---:|');
 for (const c of counts) console.log(`| ${c.name} | ${(c.mainThread / 1000).toFixed(1)}k | ${(c.mainThread / baseline).toFixed(2)}× |`);
 writeFileSync(
-  `${repositoryRoot}bench/results/instructions.json`,
+  only ? `${rawDir}instructions-only.json` : `${repositoryRoot}bench/results/instructions.json`,
   `${JSON.stringify({ date: new Date().toISOString(), node: process.version, path, requests: REQUESTS, warmup: WARMUP, counts }, null, 2)}\n`,
 );

@@ -1,23 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fakePasswordHasher, fakeTokenService, manualClock } from '../test-support/fakes.js';
 import { rejection } from '../test-support/rejection.js';
+import { aliceSignedUp } from '../test-support/signed-up.js';
 import { ANONYMOUS, authenticateCaller, resolveCaller, type Caller } from './caller.js';
-import { createInMemoryUserRepository } from './in-memory-user-repository.js';
-import { signUp } from './sign-up.js';
-
-async function setup() {
-  const users = createInMemoryUserRepository();
-  const tokens = fakeTokenService();
-  const session = await signUp(
-    { users, tokens, hasher: fakePasswordHasher(), clock: manualClock() },
-    { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery' },
-  );
-  return { users, tokens, session, deps: { users, tokens } };
-}
 
 describe('authenticateCaller', () => {
   it('names the user whose valid token was presented', async () => {
-    const { deps, session } = await setup();
+    const { deps, session } = await aliceSignedUp();
     expect(await authenticateCaller(deps, session.token)).toStrictEqual({ kind: 'user', userId: session.user.id });
   });
 
@@ -27,12 +15,12 @@ describe('authenticateCaller', () => {
     ['a token that fails verification', 'garbage', 'InvalidToken'],
     ['a valid token of a user who does not exist', 'token:000000000000000000000099', 'UserNoLongerExists'],
   ] as const)('refuses %s by the GET /me rules', async (_, token, code) => {
-    const { deps } = await setup();
+    const { deps } = await aliceSignedUp();
     expect((await rejection(authenticateCaller(deps, token))).code).toBe(code);
   });
 
   it('checks the token before it looks anyone up', async () => {
-    const { deps, users } = await setup();
+    const { deps, users } = await aliceSignedUp();
     const findSpy = vi.spyOn(users, 'findById');
     await rejection(authenticateCaller(deps, 'garbage'));
     expect(findSpy).not.toHaveBeenCalled();
@@ -49,7 +37,7 @@ describe('resolveCaller', () => {
   });
 
   it('passes a refusal from the source on', async () => {
-    const { deps } = await setup();
+    const { deps } = await aliceSignedUp();
     expect((await rejection(resolveCaller(() => authenticateCaller(deps, 'garbage')))).code).toBe('InvalidToken');
   });
 });
