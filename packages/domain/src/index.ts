@@ -29,7 +29,7 @@ export {
   type InMemoryAttemptLimiterOptions,
 } from './accounts/in-memory-attempt-limiter.js';
 export { currentUser, type CurrentUserDeps } from './accounts/current-user.js';
-export { ANONYMOUS, authenticateCaller, resolveCaller, type Caller, type CallerSource } from './accounts/caller.js';
+export { ANONYMOUS, authenticateCaller, isPending, resolveCaller, type Caller, type CallerSource } from './accounts/caller.js';
 export { createInMemoryUserRepository } from './accounts/in-memory-user-repository.js';
 export { PublicUserSchema, SessionSchema } from './accounts/response-schemas.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { rejection } from '../test-support/rejection.js';
 import { aliceSignedUp } from '../test-support/signed-up.js';
-import { ANONYMOUS, authenticateCaller, resolveCaller, type Caller } from './caller.js';
+import { ANONYMOUS, authenticateCaller, isPending, resolveCaller, type Caller } from './caller.js';
 
 describe('authenticateCaller', () => {
   it('names the user whose valid token was presented', async () => {
@@ -28,16 +28,25 @@ describe('authenticateCaller', () => {
 });
 
 describe('resolveCaller', () => {
-  it('answers a caller given as it is, and calls a source function once', async () => {
+  it('answers a known caller at once, as it is: nothing pending, nothing to wait for', () => {
+    const answer = resolveCaller(ANONYMOUS);
+    expect(answer).toBe(ANONYMOUS);
+    expect(isPending(answer)).toBe(false);
+  });
+
+  it('calls a source function once and answers its pending caller', async () => {
     const user: Caller = { kind: 'user', userId: 'u1' };
-    expect(await resolveCaller(ANONYMOUS)).toBe(ANONYMOUS);
     const source = vi.fn(async () => user);
-    expect(await resolveCaller(source)).toBe(user);
+    const answer = resolveCaller(source);
+    expect(isPending(answer)).toBe(true);
+    expect(await answer).toBe(user);
     expect(source).toHaveBeenCalledTimes(1);
   });
 
   it('passes a refusal from the source on', async () => {
     const { deps } = await aliceSignedUp();
-    expect((await rejection(resolveCaller(() => authenticateCaller(deps, 'garbage')))).code).toBe('InvalidToken');
+    const answer = resolveCaller(() => authenticateCaller(deps, 'garbage'));
+    expect(isPending(answer)).toBe(true);
+    expect((await rejection(answer as Promise<Caller>)).code).toBe('InvalidToken');
   });
 });

@@ -12,9 +12,14 @@ export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
  */
 export type CallerSource = Caller | (() => Promise<Caller>);
 
-/** The caller a source names, found out now. */
-export async function resolveCaller(source: CallerSource): Promise<Caller> {
+/** The caller a source names: the caller itself when it is known, the pending answer when it must be found out. */
+export function resolveCaller(source: CallerSource): Caller | Promise<Caller> {
   return typeof source === 'function' ? source() : source;
+}
+
+/** Whether a caller is still being found out: only then is there anything to wait for. */
+export function isPending(caller: Caller | Promise<Caller>): caller is Promise<Caller> {
+  return typeof (caller as { then?: unknown }).then === 'function';
 }
 
 /**

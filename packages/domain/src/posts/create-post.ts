@@ -1,4 +1,4 @@
-import { ANONYMOUS, type CallerSource } from '../accounts/caller.js';
+import { ANONYMOUS, isPending, type CallerSource } from '../accounts/caller.js';
 import type { Clock } from '../shared/clock.js';
 import { readInput } from '../shared/validation.js';
 import type { Post } from './post.js';
@@ -19,7 +19,8 @@ export interface CreatePostDeps {
  */
 export async function createPost(deps: CreatePostDeps, input: unknown, caller: CallerSource = ANONYMOUS): Promise<Post> {
   const access = deps.postAccess ?? openPostAccess;
-  const writer = await access.writer(caller);
+  const asked = access.writer(caller);
+  const writer = isPending(asked) ? await asked : asked;
   const { title, body, authorId, published } = access.newPostFields(writer, await readInput(input));
   const now = deps.clock.now();
   return deps.posts.insert({ title, body, authorId, published, createdAt: now, updatedAt: now });

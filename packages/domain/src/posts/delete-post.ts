@@ -1,4 +1,4 @@
-import { ANONYMOUS, type CallerSource } from '../accounts/caller.js';
+import { ANONYMOUS, isPending, type CallerSource } from '../accounts/caller.js';
 import { DomainError } from '../shared/errors.js';
 import { findPostToChange, openPostAccess, type PostAccessPolicy } from './post-access.js';
 import type { PostRepository } from './ports.js';
@@ -16,7 +16,8 @@ export interface DeletePostDeps {
  */
 export async function deletePost(deps: DeletePostDeps, id: string, caller: CallerSource = ANONYMOUS): Promise<void> {
   const access = deps.postAccess ?? openPostAccess;
-  const writer = await access.writer(caller);
+  const asked = access.writer(caller);
+  const writer = isPending(asked) ? await asked : asked;
   if (access.postsHaveOwners) await findPostToChange(deps.posts, access, writer, id);
   if (!(await deps.posts.delete(id))) throw new DomainError('PostNotFound');
 }

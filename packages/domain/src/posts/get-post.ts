@@ -1,4 +1,4 @@
-import { ANONYMOUS, type CallerSource } from '../accounts/caller.js';
+import { ANONYMOUS, isPending, type CallerSource } from '../accounts/caller.js';
 import { DomainError } from '../shared/errors.js';
 import type { Post } from './post.js';
 import { openPostAccess, type PostAccessPolicy } from './post-access.js';
@@ -16,7 +16,8 @@ export interface GetPostDeps {
  */
 export async function getPost(deps: GetPostDeps, id: string, caller: CallerSource = ANONYMOUS): Promise<Post> {
   const access = deps.postAccess ?? openPostAccess;
-  const reader = await access.reader(caller);
+  const asked = access.reader(caller);
+  const reader = isPending(asked) ? await asked : asked;
   const post = await deps.posts.findById(id);
   if (!post || !access.maySee(reader, post)) throw new DomainError('PostNotFound');
   return post;

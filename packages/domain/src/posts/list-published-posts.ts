@@ -1,4 +1,4 @@
-import { ANONYMOUS, type CallerSource } from '../accounts/caller.js';
+import { ANONYMOUS, isPending, type CallerSource } from '../accounts/caller.js';
 import { parseInput } from '../shared/validation.js';
 import type { PostPage } from './post.js';
 import { openPostAccess, type PostAccessPolicy } from './post-access.js';
@@ -21,7 +21,9 @@ export async function listPublishedPosts(
   query: unknown,
   caller: CallerSource = ANONYMOUS,
 ): Promise<PostPage> {
-  await (deps.postAccess ?? openPostAccess).reader(caller);
+  const access = deps.postAccess ?? openPostAccess;
+  const asked = access.reader(caller); // credentials that were sent must be valid
+  if (isPending(asked)) await asked;
   const { posts } = deps;
   return postPage(
     { slice: (offset, limit) => posts.listPublished(offset, limit), count: () => posts.countPublished() },

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ANONYMOUS, type Caller, type CallerSource } from '../accounts/caller.js';
+import { ANONYMOUS, isPending, type Caller, type CallerSource } from '../accounts/caller.js';
 import { DomainError } from '../shared/errors.js';
 import { manualClock } from '../test-support/fakes.js';
 import { rejection } from '../test-support/rejection.js';
@@ -67,6 +67,11 @@ describe('post access: open (the contract as written, and the default)', () => {
     ]);
   });
 
+  it('answers anonymous at once, with nothing to wait for', () => {
+    expect(openPostAccess.reader(badToken())).toBe(ANONYMOUS);
+    expect(openPostAccess.writer(badToken())).toBe(ANONYMOUS);
+  });
+
   it('is what postAccessPolicy gives for each mode', () => {
     expect(postAccessPolicy('open')).toBe(openPostAccess);
     expect(postAccessPolicy('owner')).toBe(ownerPostAccess);
@@ -89,6 +94,14 @@ describe('post access: owner', () => {
       for (const call of calls) expect((await rejection(call())).code).toBe('InvalidToken');
       expect(findSpy).not.toHaveBeenCalled();
       expect(listSpy).not.toHaveBeenCalled();
+    });
+
+    it('knows a caller that sent no credentials at once, and only waits to check credentials', () => {
+      expect(ownerPostAccess.reader(ANONYMOUS)).toBe(ANONYMOUS);
+      expect(ownerPostAccess.writer(alice)).toBe(alice);
+      expect(() => ownerPostAccess.writer(ANONYMOUS)).toThrow(DomainError);
+      const pending = ownerPostAccess.reader(async () => alice);
+      expect(isPending(pending)).toBe(true);
     });
 
     it('lets an anonymous caller read published posts and the list', async () => {

@@ -1,4 +1,4 @@
-import { ANONYMOUS, resolveCaller, type Caller, type CallerSource } from '../accounts/caller.js';
+import { ANONYMOUS, isPending, resolveCaller, type Caller, type CallerSource } from '../accounts/caller.js';
 import { DomainError } from '../shared/errors.js';
 import { parseInput } from '../shared/validation.js';
 import type { Post } from './post.js';
@@ -18,10 +18,15 @@ export interface PostAccessPolicy {
   readonly mode: PostAccessMode;
   /** Whether a post belongs to its author, so that who may change it depends on the post. */
   readonly postsHaveOwners: boolean;
-  /** Who reads. Credentials that were sent must be valid (the `GET /me` failures); none is anonymous. */
-  reader(caller: CallerSource): Promise<Caller>;
-  /** Who writes; refuses a writer the policy requires to be known before anything else is read. */
-  writer(caller: CallerSource): Promise<Caller>;
+  /**
+   * Who reads: credentials that were sent must be valid (the `GET /me` failures); none is
+   * anonymous. Answered at once, not as a promise, when nothing has to be found out, so that a
+   * use case awaits only when there is something to wait for (see `isPending`): one more `await`
+   * measured 5 to 10% of a `GET /posts/{id}`'s CPU time.
+   */
+  reader(caller: CallerSource): Caller | Promise<Caller>;
+  /** Who writes, refusing a writer the policy requires to be known before anything else is read; at once as `reader` is. */
+  writer(caller: CallerSource): Caller | Promise<Caller>;
   /** Whether `post` exists for `caller`; a post they may not see is answered as missing. */
   maySee(caller: Caller, post: Post): boolean;
   /** Refuses a `caller` who may see `post` but not change or delete it. */
@@ -30,9 +35,6 @@ export interface PostAccessPolicy {
   newPostFields(writer: Caller, body: unknown): CreatePostInput;
 }
 
-/** One settled answer for every open-access request: no promise is made per request. */
-const ANONYMOUS_NOW: Promise<Caller> = Promise.resolve(ANONYMOUS);
-
 /**
  * The contract as written: anyone reads any post, drafts included, and changes or deletes any
  * post; a new post's author is the `authorId` of its body. Credentials are never looked at.
@@ -40,8 +42,8 @@ const ANONYMOUS_NOW: Promise<Caller> = Promise.resolve(ANONYMOUS);
 export const openPostAccess: PostAccessPolicy = {
   mode: 'open',
   postsHaveOwners: false,
-  reader: () => ANONYMOUS_NOW,
-  writer: () => ANONYMOUS_NOW,
+  reader: () => ANONYMOUS,
+  writer: () => ANONYMOUS,
   maySee: () => true,
   assertMayChange: () => undefined,
   newPostFields: (_writer, body) => parseInput(CreatePostSchema, body),
@@ -58,10 +60,9 @@ export const ownerPostAccess: PostAccessPolicy = {
   mode: 'owner',
   postsHaveOwners: true,
   reader: resolveCaller,
-  async writer(source) {
-    const caller = await resolveCaller(source);
-    if (caller.kind === 'anonymous') throw new DomainError('MissingAuthorization');
-    return caller;
+  writer(source) {
+    const caller = resolveCaller(source);
+    return isPending(caller) ? caller.then(signedIn) : signedIn(caller);
   },
   maySee: (caller, post) => post.published || isAuthor(caller, post),
   assertMayChange(caller, post) {
@@ -78,6 +79,11 @@ export const ownerPostAccess: PostAccessPolicy = {
 /** The policy of a mode. */
 export function postAccessPolicy(mode: PostAccessMode): PostAccessPolicy {
   return mode === 'owner' ? ownerPostAccess : openPostAccess;
+}
+
+function signedIn(caller: Caller): Caller {
+  if (caller.kind === 'anonymous') throw new DomainError('MissingAuthorization');
+  return caller;
 }
 
 function isAuthor(caller: Caller, post: Post): boolean {

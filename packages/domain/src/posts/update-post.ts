@@ -1,4 +1,4 @@
-import { ANONYMOUS, type CallerSource } from '../accounts/caller.js';
+import { ANONYMOUS, isPending, type CallerSource } from '../accounts/caller.js';
 import type { Clock } from '../shared/clock.js';
 import { DomainError } from '../shared/errors.js';
 import { parseInput, readInput } from '../shared/validation.js';
@@ -28,7 +28,8 @@ export async function updatePost(
   caller: CallerSource = ANONYMOUS,
 ): Promise<Post> {
   const access = deps.postAccess ?? openPostAccess;
-  const writer = await access.writer(caller);
+  const asked = access.writer(caller);
+  const writer = isPending(asked) ? await asked : asked;
   const existing = await findPostToChange(deps.posts, access, writer, id);
 
   const { title, body, published } = parseInput(UpdatePostSchema, await readInput(input));
