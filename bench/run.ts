@@ -11,6 +11,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
+import type { BaselineFixture } from './baseline-server.js';
 import { captureFixture, compareResponses, type Endpoint } from './lib/fixtures.js';
 import { sendExpecting, sendMany } from './lib/http-client.js';
 import { bareCompareRate, probe } from './lib/login-storm.js';
@@ -453,9 +454,15 @@ async function measureServed(): Promise<Served> {
   }
 }
 
-/** Captures the answers of `endpoints` for the baseline to replay, in the raw results folder. */
+/**
+ * Captures the answers of `endpoints` for the baseline to replay, in the raw results folder. The
+ * writes go first: the post `POST /posts` creates is a draft of the seeded author, which changes
+ * what that author's own list (`GET /me/posts`) answers from then on.
+ */
 async function writeFixtures(server: ServerProcess, endpoints: readonly Endpoint[], file: string): Promise<string> {
-  const fixtures = await Promise.all(endpoints.map((endpoint) => captureFixture(server.url, endpoint)));
+  const fixtures: BaselineFixture[] = [];
+  for (const endpoint of endpoints.filter((e) => e.call.method !== 'GET')) fixtures.push(await captureFixture(server.url, endpoint));
+  fixtures.push(...(await Promise.all(endpoints.filter((e) => e.call.method === 'GET').map((endpoint) => captureFixture(server.url, endpoint)))));
   const path = `${rawDir}${file}`;
   writeFileSync(path, JSON.stringify({ jwtSecret: JWT_SECRET, fixtures }, null, 2));
   return path;
