@@ -17,3 +17,17 @@ describe('POSTS_ACCESS other than open or owner', () => {
     expect(inkwell.lines).toEqual(['inkwell: refusing to start: POSTS_ACCESS must be open or owner']);
   }, 20_000);
 });
+
+describe('POSTS_ACCESS=owner', () => {
+  it('names the mode in the listening line, and serves GET /me/posts', async () => {
+    const inkwell = spawnInkwell({ DB_URL: 'memory:', PORT: '0', HOST: '127.0.0.1', POSTS_ACCESS: 'owner', LOG_LEVEL: 'info' });
+    try {
+      const url = await inkwell.listening(20_000);
+      expect(inkwell.lines.find((line) => line.includes('inkwell listening on'))).toContain('(store: memory, posts: owner)');
+      const res = await fetch(`${url}/me/posts`);
+      expect([res.status, await res.json()]).toEqual([401, { error: 'Missing authorization header' }]);
+    } finally {
+      await inkwell.kill();
+    }
+  }, 30_000);
+});
