@@ -82,17 +82,18 @@ async function openDocsPage(browser: Browser, serverUrl: string): Promise<{ page
   };
 }
 
-/** Waits until the page lists operations, then answers them as `METHOD /path`. */
-async function listedOperations(page: Page, atLeast: number): Promise<string[]> {
+/** Waits until the page lists operations, then asserts every one of `operations` (`METHOD /path`) is among them. */
+async function expectListed(page: Page, operations: readonly string[]): Promise<void> {
   const summaries = page.locator('.opblock .opblock-summary');
-  await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(atLeast);
-  return page.locator('.opblock').evaluateAll((blocks) =>
+  await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(operations.length);
+  const listed = await page.locator('.opblock').evaluateAll((blocks) =>
     blocks.map((block) => {
       const method = block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '';
       const path = block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '';
       return `${method} ${path}`;
     }),
   );
+  expect(listed).toEqual(expect.arrayContaining([...operations]));
 }
 
 /**
@@ -157,8 +158,7 @@ describe.skipIf(!hasChromium)('the /docs page in Chromium', () => {
 
     it('lists every operation and performs GET /posts from the page', { timeout: 30_000 }, async () => {
       const { page, expectClean } = await openDocsPage(browser, server.url);
-      const operations = DOCUMENTED_OPERATIONS.open;
-      expect(await listedOperations(page, operations.length)).toEqual(expect.arrayContaining([...operations]));
+      await expectListed(page, DOCUMENTED_OPERATIONS.open);
 
       // One real call from the page: expand GET /posts, "Try it out", "Execute".
       const listPosts = page.locator('#operations-Posts-listPosts');
@@ -186,8 +186,7 @@ describe.skipIf(!hasChromium)('the /docs page in Chromium', () => {
 
     it('lists GET /me/posts too, takes a token through Authorize, and creates a post with it from the page', { timeout: 30_000 }, async () => {
       const { page, expectClean } = await openDocsPage(browser, server.url);
-      const operations = DOCUMENTED_OPERATIONS.owner;
-      expect(await listedOperations(page, operations.length)).toEqual(expect.arrayContaining([...operations]));
+      await expectListed(page, DOCUMENTED_OPERATIONS.owner);
 
       // Swagger UI's Authorize dialog: the bearer token goes in, and every call that takes it sends it.
       await page.locator('.auth-wrapper .authorize').click();

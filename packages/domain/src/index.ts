@@ -1,7 +1,7 @@
 // Errors and validation
 export { DomainError, domainErrorMessages, isDomainError } from './shared/errors.js';
 export type { DomainErrorCode, ValidationIssue } from './shared/errors.js';
-export { parseInput, readInput, toValidationIssues } from './shared/validation.js';
+export { parseInput, toValidationIssues } from './shared/validation.js';
 export type { Clock } from './shared/clock.js';
 
 // Accounts

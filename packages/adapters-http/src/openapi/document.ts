@@ -4,7 +4,7 @@ import { componentSchemas } from './components.js';
 import { healthPaths } from './health-paths.js';
 import { ownPostsPaths } from './own-posts-paths.js';
 import { postsPaths } from './posts-paths.js';
-import { API_VERSION, type OpenApiDocument } from './types.js';
+import { API_VERSION, type OpenApiDocument, type OpenApiPaths } from './types.js';
 
 const DESCRIPTION = `Accounts (signup, login with a signed token, \`GET /me\`) and blog posts (a paged list of published posts, read, create, partial update, delete).
 
@@ -13,9 +13,16 @@ const DESCRIPTION = `Accounts (signup, login with a signed token, \`GET /me\`) a
 - Strings are validated as sent (only \`email\` is trimmed and lower-cased), must be well-formed Unicode (no unpaired surrogates), and their lengths are counted in UTF-16 code units.
 - An unknown path is 404 \`Not found\`; a known path with another method is 405 \`Method not allowed\` with an \`Allow\` header.`;
 
-/** What the description adds where posts have owners (`POSTS_ACCESS=owner`). */
-const OWNED_POSTS = `
-- Posts belong to their authors on this server: creating, changing and deleting a post needs a bearer token, only a post's author may change or delete it, a draft is visible to its author only (to anyone else it is 404), and \`GET /me/posts\` lists the caller's own posts, drafts included. A request that sends \`Authorization\` is checked by the \`GET /me\` rules on every post operation, reads included.`;
+/** What each access mode changes in the document beyond the post operations themselves. */
+const BY_MODE: Record<PostAccessMode, { readonly description: string; readonly postsTag: string; readonly extraPaths: () => OpenApiPaths }> = {
+  open: { description: DESCRIPTION, postsTag: 'Blog posts. No authentication needed.', extraPaths: () => ({}) },
+  owner: {
+    description: `${DESCRIPTION}
+- Posts belong to their authors on this server: creating, changing and deleting a post needs a bearer token, only a post's author may change or delete it, a draft is visible to its author only (to anyone else it is 404), and \`GET /me/posts\` lists the caller's own posts, drafts included. A request that sends \`Authorization\` is checked by the \`GET /me\` rules on every post operation, reads included.`,
+    postsTag: 'Blog posts, each owned by its author: writing needs a token, and drafts are visible to their author only.',
+    extraPaths: ownPostsPaths,
+  },
+};
 
 /**
  * The OpenAPI 3.1 document of the whole API as a server in access mode `postsAccess` serves it.
@@ -26,23 +33,17 @@ const OWNED_POSTS = `
 export function createOpenApiDocument(postsAccess: PostAccessMode = 'open'): OpenApiDocument {
   return {
     openapi: '3.1.0',
-    info: { title: 'inkwell', version: API_VERSION, description: postsAccess === 'owner' ? DESCRIPTION + OWNED_POSTS : DESCRIPTION },
+    info: { title: 'inkwell', version: API_VERSION, description: BY_MODE[postsAccess].description },
     servers: [{ url: '/', description: 'The server that serves this document' }],
     tags: [
       { name: 'Accounts', description: 'Signup, login and the current user.' },
-      {
-        name: 'Posts',
-        description:
-          postsAccess === 'owner'
-            ? 'Blog posts, each owned by its author: writing needs a token, and drafts are visible to their author only.'
-            : 'Blog posts. No authentication needed.',
-      },
+      { name: 'Posts', description: BY_MODE[postsAccess].postsTag },
       { name: 'Operations', description: 'For load balancers and monitoring.' },
     ],
     paths: {
       ...accountsPaths(),
       ...postsPaths(postsAccess),
-      ...(postsAccess === 'owner' ? ownPostsPaths() : {}),
+      ...BY_MODE[postsAccess].extraPaths(),
       ...healthPaths(),
     },
     components: {

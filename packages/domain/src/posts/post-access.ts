@@ -69,9 +69,9 @@ export const ownerPostAccess: PostAccessPolicy = {
     if (!isAuthor(caller, post)) throw new DomainError('NotTheAuthor');
   },
   newPostFields(writer, body) {
-    if (writer.kind === 'anonymous') throw new DomainError('MissingAuthorization');
-    const { authorId = writer.userId, ...fields } = parseInput(CreateOwnPostSchema, body);
-    if (authorId !== writer.userId) throw new DomainError('AuthorIdNotYours');
+    const { userId } = signedIn(writer);
+    const { authorId = userId, ...fields } = parseInput(CreateOwnPostSchema, body);
+    if (authorId !== userId) throw new DomainError('AuthorIdNotYours');
     return { ...fields, authorId };
   },
 };
@@ -81,7 +81,8 @@ export function postAccessPolicy(mode: PostAccessMode): PostAccessPolicy {
   return mode === 'owner' ? ownerPostAccess : openPostAccess;
 }
 
-function signedIn(caller: Caller): Caller {
+/** The caller when it is a signed-in user; `MissingAuthorization` for anyone else. */
+function signedIn(caller: Caller): Extract<Caller, { kind: 'user' }> {
   if (caller.kind === 'anonymous') throw new DomainError('MissingAuthorization');
   return caller;
 }
