@@ -62,10 +62,15 @@ export function openApiChecker(document: OpenApiDocument): OpenApiChecker {
       const documented = operation.responses[String(res.status)];
       if (!documented) throw new Error(`${name}: status ${res.status} is not documented (body: ${await res.text()})`);
 
-      // A documented header with one allowed value (Cache-Control: no-store) must be there, with it.
+      // A documented header with one allowed value (Cache-Control: no-store), or a pattern
+      // (WWW-Authenticate), must be there, and match.
       for (const [header, { schema }] of Object.entries(documented.headers ?? {})) {
-        if (schema.const !== undefined && res.headers.get(header) !== schema.const) {
-          throw new Error(`${name}: header ${header} is ${JSON.stringify(res.headers.get(header))}, documented ${JSON.stringify(schema.const)}`);
+        const value = res.headers.get(header);
+        if (schema.const !== undefined && value !== schema.const) {
+          throw new Error(`${name}: header ${header} is ${JSON.stringify(value)}, documented ${JSON.stringify(schema.const)}`);
+        }
+        if (typeof schema.pattern === 'string' && (value === null || !new RegExp(schema.pattern).test(value))) {
+          throw new Error(`${name}: header ${header} is ${JSON.stringify(value)}, documented as matching ${schema.pattern}`);
         }
       }
       const text = await res.text();

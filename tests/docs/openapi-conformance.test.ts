@@ -6,7 +6,8 @@ import type { OpenApiDocument } from '@inkwell/adapters-http';
 import { DomainError, POST_ACCESS_MODES, domainErrorMessages, type PasswordHasher, type Post, type PostPage } from '@inkwell/domain';
 import { fakePasswordHasher, manualClock } from '@inkwell/domain/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig, createInkwell, type Inkwell, createJoseTokenService, openStore } from '@inkwell/app';
+import { readConfig, createInkwell, type Inkwell, openStore } from '@inkwell/app';
+import { GONE_USER_ID, issueToken } from '../support/tokens.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { withFaults, type RepositoryMethod, type StoreFaults } from '../support/faulty-store.js';
 import { MiB, PASSWORD, TEST_JWT_SECRET, alice } from '../support/fixtures.js';
@@ -42,8 +43,6 @@ const unavailable = () => new DomainError('StoreUnavailable');
 const bearer = (token: string): HeaderMap => ({ authorization: `Bearer ${token}` });
 const failure = (code: keyof typeof domainErrorMessages) => ({ error: domainErrorMessages[code] });
 
-/** A user id no account has: a valid token for it is `User no longer exists`. */
-const GONE_USER_ID = 'ffffffffffffffffffffffff';
 
 describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with POSTS_ACCESS=%s', (mode) => {
   const owner = mode === 'owner';
@@ -124,7 +123,7 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     const served = await inkwell.app.request('/openapi.json');
     expect(served.status).toBe(200);
     checker = openApiChecker((await served.json()) as OpenApiDocument);
-    goneUserToken = await (await createJoseTokenService(TEST_JWT_SECRET, clock)).issue(GONE_USER_ID);
+    goneUserToken = await issueToken(GONE_USER_ID, clock);
     author = owner ? await signedUp('writer@example.com') : { userId: 'a', headers: {} };
     if (owner) stranger = await signedUp('stranger@example.com');
   });
@@ -184,7 +183,133 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     await call('GET', '/me', { headers: bearer(token) });
     expect(await call('GET', '/me')).toEqual(failure('MissingAuthorization'));
     await refusedCredentials((headers) => call('GET', '/me', { headers }));
-    await storeFailures('users.findById', () => call('GET', '/me', { headers: bearer(token) }));
+    await storeFailures('users.findWithSession', () => call('GET', '/me', { headers: bearer(token) }));
+  });
+
+  /** The 401s of an operation that needs a token: none, then each way credentials fail. */
+  async function tokenRefusals(request: (headers: HeaderMap) => Promise<unknown>): Promise<void> {
+    expect(await request({})).toEqual(failure('MissingAuthorization'));
+    await refusedCredentials(request);
+  }
+  it('POST /auth/logout: 204 (with a body and without), 400, 401, 413, 415, 500, 503', async () => {
+    const account = await signedUp('logout@example.com');
+    const other = (await send('POST', '/auth/login', { email: 'logout@example.com', password: PASSWORD })) as { token: string };
+    await call('POST', '/auth/logout', { headers: bearer(other.token) });
+    await send('POST', '/auth/logout', { scope: 'others' }, account.headers);
+    await send('POST', '/auth/logout', { scope: 'everywhere' }, account.headers);
+    await tokenRefusals((headers) => send('POST', '/auth/logout', { scope: 'all' }, headers));
+    await badBodies('POST', '/auth/logout', account.headers);
+    await storeFailures('users.endSessions', () => send('POST', '/auth/logout', {}, account.headers));
+    await send('POST', '/auth/logout', { scope: 'all' }, account.headers);
+    expect(await call('GET', '/me', { headers: account.headers })).toEqual(failure('InvalidToken'));
+  });
+
+  it('POST /auth/refresh: 200, 401, 500, 503', async () => {
+    const account = await signedUp('refresh@example.com');
+    const refreshed = (await call('POST', '/auth/refresh', { headers: account.headers })) as { token: string };
+    await call('GET', '/me', { headers: bearer(refreshed.token) });
+    await tokenRefusals((headers) => call('POST', '/auth/refresh', { headers }));
+    await storeFailures('users.extendSession', () => call('POST', '/auth/refresh', { headers: account.headers }));
+  });
+
+  it('POST /auth/password: 200, 400, 401, 403, 413, 415, 429, 500, 503', async () => {
+    const account = await signedUp('password@example.com');
+    const change = (headers: HeaderMap, currentPassword = PASSWORD) => send('POST', '/auth/password', { currentPassword, newPassword: PASSWORD }, headers);
+    await change(account.headers);
+    await send('POST', '/auth/password', { currentPassword: '', newPassword: 'short' }, account.headers);
+    await tokenRefusals((headers) => change(headers));
+    await badBodies('POST', '/auth/password', account.headers);
+    hasher.refuse(new DomainError('ServerBusy', undefined, { retryAfterSeconds: 1 }));
+    await change(account.headers);
+    hasher.refuse(undefined);
+    await storeFailures('users.changePassword', () => change(account.headers));
+    const request = () =>
+      inkwell.app.request('/auth/password', {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, ...account.headers },
+        body: JSON.stringify({ currentPassword: 'wrong password', newPassword: PASSWORD }),
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await request();
+      statuses.push(res.status);
+      await checker.check('POST', '/auth/password', res);
+    }
+    expect(statuses).toEqual([403, 403, 429]);
+  });
+
+  it('PATCH /me: 200, 400, 401, 403, 409, 413, 415, 429, 500, 503', async () => {
+    const account = await signedUp('patch@example.com');
+    await signedUp('taken@example.com');
+    const patch = (body: unknown, headers = account.headers) => send('PATCH', '/me', body, headers);
+    await patch({ name: 'Renamed' });
+    await patch({});
+    await patch({ name: '', email: 'new@example.com' });
+    await tokenRefusals((headers) => patch({ name: 'x' }, headers));
+    await patch({ email: 'taken@example.com', currentPassword: PASSWORD });
+    await badBodies('PATCH', '/me', account.headers);
+    hasher.refuse(new DomainError('ServerBusy', undefined, { retryAfterSeconds: 1 }));
+    await patch({ email: 'new@example.com', currentPassword: PASSWORD });
+    hasher.refuse(undefined);
+    await storeFailures('users.update', () => patch({ name: 'x' }));
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await inkwell.app.request('/me', {
+        method: 'PATCH',
+        headers: { ...JSON_HEADERS, ...account.headers },
+        body: JSON.stringify({ email: 'new@example.com', currentPassword: 'wrong password' }),
+      });
+      statuses.push(res.status);
+      await checker.check('PATCH', '/me', res);
+    }
+    expect(statuses).toEqual([403, 403, 429]);
+  });
+
+  it('DELETE /me: 204, 400, 401, 403, 413, 415, 429, 500, 503', async () => {
+    const account = await signedUp('delete@example.com');
+    const remove = (body: unknown, headers = account.headers) => send('DELETE', '/me', body, headers);
+    await remove({});
+    await tokenRefusals((headers) => remove({ currentPassword: PASSWORD }, headers));
+    await badBodies('DELETE', '/me', account.headers);
+    hasher.refuse(new DomainError('ServerBusy', undefined, { retryAfterSeconds: 1 }));
+    await remove({ currentPassword: PASSWORD });
+    hasher.refuse(undefined);
+    await storeFailures('users.delete', () => remove({ currentPassword: PASSWORD }));
+    await remove({ currentPassword: PASSWORD });
+    expect(await call('GET', '/me', { headers: account.headers })).toEqual(failure('UserNoLongerExists'));
+
+    const limited = await signedUp('delete-limited@example.com');
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await inkwell.app.request('/me', {
+        method: 'DELETE',
+        headers: { ...JSON_HEADERS, ...limited.headers },
+        body: JSON.stringify({ currentPassword: 'wrong password' }),
+      });
+      statuses.push(res.status);
+      await checker.check('DELETE', '/me', res);
+    }
+    expect(statuses).toEqual([403, 403, 429]);
+  });
+
+  it('GET /me/sessions: 200, 401, 500, 503', async () => {
+    const account = await signedUp('sessions@example.com');
+    const listed = (await call('GET', '/me/sessions', { headers: account.headers })) as { sessions: { current: boolean }[] };
+    expect(listed.sessions.map((session) => session.current)).toEqual([true]);
+    await tokenRefusals((headers) => call('GET', '/me/sessions', { headers }));
+    await storeFailures('users.listSessions', () => call('GET', '/me/sessions', { headers: account.headers }));
+  });
+
+  it('DELETE /me/sessions/{id}: 204, 401, 404, 500, 503', async () => {
+    const account = await signedUp('end-session@example.com');
+    const other = (await send('POST', '/auth/login', { email: 'end-session@example.com', password: PASSWORD })) as { token: string };
+    const { sessions } = (await call('GET', '/me/sessions', { headers: bearer(other.token) })) as { sessions: { id: string; current: boolean }[] };
+    const first = sessions.find((session) => !session.current)?.id as string;
+    await tokenRefusals((headers) => call('DELETE', `/me/sessions/${first}`, { headers }));
+    await storeFailures('users.endSessions', () => call('DELETE', `/me/sessions/${first}`, { headers: bearer(other.token) }));
+    await call('DELETE', `/me/sessions/${first}`, { headers: bearer(other.token) });
+    await call('DELETE', `/me/sessions/${first}`, { headers: bearer(other.token) });
+    expect(await call('GET', '/me', { headers: account.headers })).toEqual(failure('InvalidToken'));
   });
 
   it('GET /posts: 200, 400, 500, 503', async () => {

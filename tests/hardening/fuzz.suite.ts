@@ -30,7 +30,14 @@ export function trackedSnapshot(store: Store): { store: Store; snapshot(): Promi
   const ids = { users: new Set<string>(), posts: new Set<string>() };
   const tracked: Store = {
     ...store,
-    users: { ...bind(store.users), insert: async (user) => remember(ids.users, await store.users.insert(user)) },
+    users: {
+      ...bind(store.users),
+      insert: async (user, session) => {
+        const inserted = await store.users.insert(user, session);
+        remember(ids.users, inserted.user);
+        return inserted;
+      },
+    },
     posts: { ...bind(store.posts), insert: async (post) => remember(ids.posts, await store.posts.insert(post)) },
     ping: () => store.ping(),
     close: () => store.close(),
@@ -287,7 +294,7 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
         author: author.token,
         other: other.token,
         gone: await issueToken(GONE_USER_ID, clock),
-        foreign: await issueToken(author.user.id, clock, FOREIGN_JWT_SECRET),
+        foreign: await issueToken(author.user.id, clock, { secret: FOREIGN_JWT_SECRET }),
       };
       // The author's token and id make these posts the author's under either access mode.
       const asAuthor = { authorization: `Bearer ${author.token}` };

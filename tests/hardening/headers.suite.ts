@@ -154,7 +154,7 @@ export function describeHeadersAndLogs(factory: StoreFactory): void {
 
         const read = await fetch(`${server.url}/posts`, { headers: { origin: 'https://app.example.com' } });
         expect(read.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
-        expect(read.headers.get('access-control-expose-headers')).toBe('X-Request-Id,Retry-After');
+        expect(read.headers.get('access-control-expose-headers')).toBe('X-Request-Id,Retry-After,WWW-Authenticate');
         expect(read.headers.get('vary')).toMatch(/origin/i);
 
         const signup = await server.send('POST', '/auth/signup', { email: 'c@example.com', name: 'C', password: PASSWORD }, { origin: 'https://app.example.com' });

@@ -1,8 +1,8 @@
 import type { PublicUser } from '@inkwell/domain';
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createJoseTokenService } from '@inkwell/app';
 import { SEVEN_DAYS_MS, TEST_JWT_SECRET, alice, FOREIGN_JWT_SECRET } from '../support/fixtures.js';
+import { issueToken } from '../support/tokens.js';
 import { expectError, expectJson, expectValidationFailure, inProcessOnly, type HttpApi, type HttpTarget } from './harness.js';
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -325,8 +325,7 @@ export function describeAccountsApi(api: () => HttpApi, target: HttpTarget): voi
 
     it('answers 401 Invalid token for a token signed with another secret', async () => {
       const { user } = await api().signUp();
-      const foreign = await createJoseTokenService(FOREIGN_JWT_SECRET, api().clock);
-      await expectError(await api().me(await foreign.issue(user.id)), 401, 'Invalid token');
+      await expectError(await api().me(await issueToken(user.id, api().clock, { secret: FOREIGN_JWT_SECRET })), 401, 'Invalid token');
     });
 
     local.it('answers 401 Invalid token once the token is older than 7 days, and 200 just before', async () => {
@@ -385,8 +384,7 @@ export function describeAccountsApi(api: () => HttpApi, target: HttpTarget): voi
       ['an empty sub', ''],
     ])('answers 401 User no longer exists for a valid token naming %s', async (_label, sub) => {
       await api().signUp();
-      const tokens = await createJoseTokenService(TEST_JWT_SECRET, api().clock);
-      await expectError(await api().me(await tokens.issue(sub)), 401, 'User no longer exists');
+      await expectError(await api().me(await issueToken(sub, api().clock)), 401, 'User no longer exists');
     });
   });
 

@@ -1,7 +1,7 @@
 import { DomainError } from '@inkwell/domain';
 import { describe, expect, it } from 'vitest';
-import { createJoseTokenService } from '@inkwell/app';
-import { TEST_JWT_SECRET, aPost, alice } from '../support/fixtures.js';
+import { issueToken } from '../support/tokens.js';
+import { aPost, alice } from '../support/fixtures.js';
 import { allowedMethods, expectError, expectJson, inProcessOnly, type HttpApi, type HttpTarget } from './harness.js';
 import type { RepositoryMethod } from '../support/faulty-store.js';
 
@@ -33,8 +33,8 @@ const storeCalls: readonly {
   },
   {
     name: 'GET /me',
-    method: 'users.findById',
-    send: async (api) => api.me(await (await createJoseTokenService(TEST_JWT_SECRET, api.clock)).issue('000000000000000000000001')),
+    method: 'users.findWithSession',
+    send: async (api) => api.me(await issueToken('000000000000000000000001', api.clock)),
   },
 ];
 
@@ -47,9 +47,10 @@ export function describeRoutingAndFailures(api: () => HttpApi, target: HttpTarge
       ['GET', '/nope'],
       ['POST', '/nope'],
       ['GET', '/auth'],
-      ['POST', '/auth/logout'],
+      ['POST', '/auth/logoff'],
       ['GET', '/posts/a/b'],
       ['GET', '/me/extra'],
+      ['DELETE', '/me/sessions/a/b'],
       ['GET', '/users'],
       ['DELETE', '/auth/signup/x'],
       ['GET', '/POSTS'],
@@ -66,8 +67,14 @@ export function describeRoutingAndFailures(api: () => HttpApi, target: HttpTarge
       ['GET', '/auth/login', ['POST']],
       ['GET', '/auth/signup', ['POST']],
       ['DELETE', '/auth/signup', ['POST']],
-      ['POST', '/me', ['GET', 'HEAD']],
-      ['DELETE', '/me', ['GET', 'HEAD']],
+      ['POST', '/me', ['DELETE', 'GET', 'HEAD', 'PATCH']],
+      ['PUT', '/me', ['DELETE', 'GET', 'HEAD', 'PATCH']],
+      ['GET', '/auth/logout', ['POST']],
+      ['GET', '/auth/refresh', ['POST']],
+      ['PUT', '/auth/password', ['POST']],
+      ['POST', '/me/sessions', ['GET', 'HEAD']],
+      ['DELETE', '/me/sessions', ['GET', 'HEAD']],
+      ['GET', '/me/sessions/x', ['DELETE']],
     ])('answers 405 Method not allowed for %s %s with Allow: %j', async (method, path, allow) => {
       const res = await api().request(path, { method });
       expect(allowedMethods(res)).toEqual(allow);

@@ -94,11 +94,11 @@ export function describeOwnedPostsApi(target: HttpTarget): void {
         ['Bearer ', 'Invalid token'],
         ['Bearer garbage', 'Invalid token'],
         [`Bearer ${a.token}x`, 'Invalid token'],
-        [`Bearer ${await issueToken(a.user.id, api().clock, FOREIGN_JWT_SECRET)}`, 'Invalid token'],
+        [`Bearer ${await issueToken(a.user.id, api().clock, { secret: FOREIGN_JWT_SECRET })}`, 'Invalid token'],
         [`Bearer ${await issueToken(GONE_USER_ID, api().clock)}`, 'User no longer exists'],
         // In their order: the scheme before the token, the token before the user.
         [`bearer ${await issueToken(GONE_USER_ID, api().clock)}`, 'Missing authorization header'],
-        [`Bearer ${await issueToken(GONE_USER_ID, api().clock, FOREIGN_JWT_SECRET)}`, 'Invalid token'],
+        [`Bearer ${await issueToken(GONE_USER_ID, api().clock, { secret: FOREIGN_JWT_SECRET })}`, 'Invalid token'],
       ];
       const endpoints: readonly { name: string; send(api: HttpApi, live: Post, authorization: string): Promise<Response> }[] = [
         { name: 'GET /posts', send: (api, _live, authorization) => api.request('/posts', { headers: { authorization } }) },

@@ -1,11 +1,15 @@
 // The typed client entry point, `@inkwell/adapters-http/client`: types only from the server side,
 // so a client bundles hono's small `hc` and nothing of the server, the domain or valibot.
 import type {
+  ChangePasswordSchema,
   CreateOwnPostSchema,
   CreatePostSchema,
+  DeleteAccountSchema,
   ListPostsQuerySchema,
   LogInSchema,
+  LogOutSchema,
   SignUpSchema,
+  UpdateAccountSchema,
   UpdatePostSchema,
 } from '@inkwell/domain';
 import type { Hono } from 'hono';
@@ -15,7 +19,7 @@ import type * as v from 'valibot';
 import type { AppType } from './http-app.js';
 
 export type { AppType } from './http-app.js';
-export type { Pagination, Post, PostPage, PublicUser, Session, ValidationIssue } from '@inkwell/domain';
+export type { Pagination, Post, PostPage, PublicSession, PublicUser, SignedIn, ValidationIssue } from '@inkwell/domain';
 
 /**
  * What each endpoint takes, from the very schemas the domain validates with. The routes read
@@ -25,6 +29,9 @@ export type { Pagination, Post, PostPage, PublicUser, Session, ValidationIssue }
 interface Inputs {
   '/auth/signup': { $post: { json: v.InferInput<typeof SignUpSchema> } };
   '/auth/login': { $post: { json: v.InferInput<typeof LogInSchema> } };
+  '/auth/logout': { $post: { json?: v.InferInput<typeof LogOutSchema> } };
+  '/auth/password': { $post: { json: v.InferInput<typeof ChangePasswordSchema> } };
+  '/me': { $patch: { json: v.InferInput<typeof UpdateAccountSchema> }; $delete: { json: v.InferInput<typeof DeleteAccountSchema> } };
   '/posts': {
     $get: { query: v.InferInput<typeof ListPostsQuerySchema> };
     // Under owner access `authorId` may be left out; the server says when it must be sent.

@@ -4,6 +4,7 @@ import type {
   PasswordHasher,
   PostAccessPolicy,
   PostRepository,
+  SessionRules,
   SignupLimits,
   TokenService,
   UserRepository,
@@ -31,6 +32,8 @@ export interface HttpDeps {
   readonly loginLimits?: LoginLimits;
   /** Abuse limit on signup; off when omitted. */
   readonly signupLimits?: SignupLimits;
+  /** Sessions per account and their maximum age (`SESSIONS_MAX_PER_USER`, `SESSION_MAX_AGE_DAYS`); the domain's defaults when omitted. */
+  readonly sessionRules?: SessionRules;
   /**
    * Whether a reverse proxy in front is trusted to name the client (`X-Forwarded-For`); without
    * one the client is the socket's peer. The per-address limits count by it.

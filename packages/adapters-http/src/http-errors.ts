@@ -1,4 +1,4 @@
-import { domainErrorMessages, isDomainError, type DomainErrorCode } from '@inkwell/domain';
+import { domainErrorMessages, isDomainError, type DomainError, type DomainErrorCode } from '@inkwell/domain';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { jsonResponse } from './response/json-response.js';
@@ -37,12 +37,30 @@ const statusByDomainError: Record<DomainErrorCode, ContentfulStatusCode> = {
   InvalidToken: 401,
   UserNoLongerExists: 401,
   PostNotFound: 404,
+  SessionNotFound: 404,
+  CurrentPasswordIncorrect: 403,
   AuthorIdNotYours: 403,
   NotTheAuthor: 403,
   StoreUnavailable: 503,
   TooManyAttempts: 429,
   ServerBusy: 503,
 };
+
+/**
+ * The challenge every 401 carries (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when
+ * a token was sent and refused (RFC 6750 §3.1), without an error code when none was (no
+ * credentials, credentials of another scheme, or a login's e-mail and password).
+ */
+export const BEARER_CHALLENGE = 'Bearer realm="inkwell"';
+const INVALID_TOKEN_CHALLENGE = `${BEARER_CHALLENGE}, error="invalid_token"`;
+const TOKEN_REFUSED: ReadonlySet<DomainErrorCode> = new Set(['InvalidToken', 'UserNoLongerExists']);
+
+/** The headers a domain error's answer carries besides the body: the 401 challenge, the wait of a 429 or 503. */
+function failureHeaders(error: DomainError, status: ContentfulStatusCode): Record<string, string> | undefined {
+  if (status === 401) return { 'WWW-Authenticate': TOKEN_REFUSED.has(error.code) ? INVALID_TOKEN_CHALLENGE : BEARER_CHALLENGE };
+  if (error.retryAfterSeconds !== undefined) return { 'Retry-After': String(Math.ceil(error.retryAfterSeconds)) };
+  return undefined;
+}
 
 /** The JSON error body for one of HTTP's own failures. */
 export function failureResponse(c: Context, failure: HttpFailure, headers?: Record<string, string>): Response {
@@ -60,9 +78,8 @@ export function knownErrorResponse(c: Context, thrown: unknown): Response | null
     const body = thrown.issues
       ? { error: domainErrorMessages[thrown.code], issues: thrown.issues }
       : { error: domainErrorMessages[thrown.code] };
-    const headers =
-      thrown.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(Math.ceil(thrown.retryAfterSeconds)) };
-    return jsonResponse(c, body, statusByDomainError[thrown.code], headers);
+    const status = statusByDomainError[thrown.code];
+    return jsonResponse(c, body, status, failureHeaders(thrown, status));
   }
   return null;
 }

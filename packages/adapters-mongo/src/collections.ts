@@ -1,6 +1,17 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
 
-/** A user as stored: the domain's fields, with the id kept as the document's ObjectId. */
+/** A session as stored inside its user's document. The id is random: tokens carry it, the database never holds a token. */
+export interface SessionDocument {
+  id: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/**
+ * A user as stored: the domain's fields, with the id kept as the document's ObjectId, and the
+ * account's sessions (oldest first) in the same document, so that checking a token is one read
+ * and every change to an account's sessions is one atomic update of one document.
+ */
 export interface UserDocument {
   _id: ObjectId;
   email: string;
@@ -8,6 +19,9 @@ export interface UserDocument {
   passwordHash: string;
   createdAt: number;
   updatedAt: number;
+  sessions: SessionDocument[];
+  /** Since when tokens issued without a session are refused; absent while they are not. */
+  tokensWithoutSessionEndedAt?: number;
 }
 
 /** A post as stored: the domain's fields, with the id kept as the document's ObjectId. */

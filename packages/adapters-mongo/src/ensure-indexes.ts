@@ -6,6 +6,9 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await Promise.all([
     // Correctness, not speed: this index is what lets exactly one of concurrent signups win.
     usersCollection(db).createIndex({ email: 1 }, { unique: true }),
+    // Finds the accounts with an expired session for the periodic sweep (removeExpiredSessions),
+    // without scanning every user.
+    usersCollection(db).createIndex({ 'sessions.expiresAt': 1 }),
     // Serves the published list: equality on `published`, then the list order (see MongoPostRepository).
     postsCollection(db).createIndex({ published: 1, createdAt: -1, _id: -1 }),
     // Serves an author's own posts (`GET /me/posts`): equality on `authorId`, then the list order.

@@ -76,6 +76,11 @@ export class MongoPostRepository implements PostRepository {
     return callStore(async () => (await this.#posts.deleteOne({ _id })).deletedCount === 1);
   }
 
+  /** Deletes every post of the author in one command. */
+  async deleteByAuthor(authorId: string): Promise<number> {
+    return callStore(async () => (await this.#posts.deleteMany({ authorId })).deletedCount);
+  }
+
   /** One page of published posts, newest first, and their total; the two queries run concurrently. */
   async listPublished(offset: number, limit: number): Promise<{ posts: readonly Post[]; total: number }> {
     return this.#page(PUBLISHED, offset, limit);

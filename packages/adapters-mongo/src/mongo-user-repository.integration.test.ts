@@ -1,5 +1,5 @@
 import { idsThatNameNothing, describeUserRepositoryContract } from '@inkwell/domain/testing';
-import type { NewUser } from '@inkwell/domain';
+import type { NewSession, NewUser } from '@inkwell/domain';
 import { ObjectId } from 'mongodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MongoUserRepository } from './mongo-user-repository.js';
@@ -14,6 +14,8 @@ const alice: NewUser = {
   updatedAt: 1_767_225_600_000,
 };
 
+const firstSession: NewSession = { createdAt: 1_767_225_600_000, expiresAt: 1_767_225_600_000 + 604_800_000 };
+
 describeWithMongo('MongoUserRepository', (mongo) => {
   async function emptyRepository(): Promise<MongoUserRepository> {
     await mongo().db.collection('users').deleteMany({});
@@ -22,15 +24,49 @@ describeWithMongo('MongoUserRepository', (mongo) => {
 
   describeUserRepositoryContract('mongo', emptyRepository);
 
-  it('stores the id as the ObjectId _id and exactly the user fields, nothing extra', async () => {
+  it('stores the id as the ObjectId _id, exactly the user fields and its sessions, nothing extra', async () => {
     const users = await emptyRepository();
-    const user = await users.insert({ ...alice, isAdmin: true } as NewUser);
+    const { user, session } = await users.insert({ ...alice, isAdmin: true } as NewUser, { ...firstSession, token: 'x' } as NewSession);
     const stored = await mongo().db.collection('users').findOne({});
     expect(stored?._id).toBeInstanceOf(ObjectId);
     expect(stored?._id.toHexString()).toBe(user.id);
     expect(user.id).toMatch(/^[0-9a-f]{24}$/);
-    expect(Object.keys(stored ?? {}).sort()).toEqual(['_id', 'createdAt', 'email', 'name', 'passwordHash', 'updatedAt']);
+    expect(Object.keys(stored ?? {}).sort()).toEqual(['_id', 'createdAt', 'email', 'name', 'passwordHash', 'sessions', 'updatedAt']);
+    expect(stored?.sessions).toStrictEqual([{ id: session.id, ...firstSession }]);
     expect(Object.keys(user).sort()).toEqual(['createdAt', 'email', 'id', 'name', 'passwordHash', 'updatedAt']);
+  });
+
+  it('gives sessions random 128-bit ids: no two alike, nothing to count up from', async () => {
+    const users = await emptyRepository();
+    const { user } = await users.insert(alice, firstSession);
+    const ids = await Promise.all(Array.from({ length: 20 }, () => users.startSession(user.id, firstSession, 100, firstSession.createdAt)));
+    const values = ids.map((session) => session?.id ?? '');
+    for (const id of values) expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(new Set(values).size).toBe(values.length);
+  });
+
+  it('checks a token with one find, and changes sessions with one command each', async () => {
+    const { user, session } = await (await emptyRepository()).insert(alice, firstSession);
+    const log = await recordCommands(mongo().url, mongo().database);
+    try {
+      const users = new MongoUserRepository(log.db);
+      const now = firstSession.createdAt + 1;
+      const commands = async (call: () => Promise<unknown>) => {
+        log.events.length = 0;
+        await call();
+        return log.events.filter((event) => 'command' in event).map((event) => event.commandName);
+      };
+      expect(await commands(() => users.findWithSession(user.id, session.id, now))).toEqual(['find']);
+      expect(await commands(() => users.findWithSession(user.id, null, now))).toEqual(['find']);
+      expect(await commands(() => users.startSession(user.id, firstSession, 20, now))).toEqual(['findAndModify']);
+      expect(await commands(() => users.extendSession(user.id, session.id, now + 10, now))).toEqual(['findAndModify']);
+      expect(await commands(() => users.endSessions(user.id, { sessions: { allExcept: null }, tokensWithoutSession: true }, now))).toEqual([
+        'findAndModify',
+      ]);
+      expect(await commands(() => users.changePassword(user.id, 'h', null, now))).toEqual(['findAndModify']);
+    } finally {
+      await log.close();
+    }
   });
 
   describe('ids it never issues', () => {
@@ -43,11 +79,22 @@ describeWithMongo('MongoUserRepository', (mongo) => {
     });
 
     it('answers null without a query, upper-case hex included', async () => {
-      const user = await (await emptyRepository()).insert(alice);
+      const { user, session } = await (await emptyRepository()).insert(alice, firstSession);
       const users = new MongoUserRepository(log.db);
       const malformed = [...idsThatNameNothing.filter((id) => !/^[0-9a-f]{24}$/.test(id)), user.id.toUpperCase()];
+      const now = firstSession.createdAt;
       log.events.length = 0;
-      for (const id of malformed) expect(await users.findById(id)).toBeNull();
+      for (const id of malformed) {
+        expect(await users.findById(id)).toBeNull();
+        expect(await users.findWithSession(id, session.id, now)).toBeNull();
+        expect(await users.startSession(id, firstSession, 20, now)).toBeNull();
+        expect(await users.listSessions(id, now)).toEqual([]);
+        expect(await users.extendSession(id, session.id, now + 1, now)).toBeNull();
+        expect(await users.endSessions(id, { sessions: 'none', tokensWithoutSession: true }, now)).toBeNull();
+        expect(await users.changePassword(id, 'h', null, now)).toBeNull();
+        expect(await users.update(id, { name: 'x', updatedAt: now })).toBeNull();
+        expect(await users.delete(id)).toBe(false);
+      }
       expect(log.events).toEqual([]);
 
       // The listener does see queries: a well-formed id is looked up.

@@ -1,12 +1,36 @@
-import { DomainError, type NewUser, type User, type UserRepository } from '@inkwell/domain';
-import { MongoServerError, ObjectId, type Collection, type Db } from 'mongodb';
-import { usersCollection, type UserDocument } from './collections.js';
+import {
+  DomainError,
+  endsSession,
+  type NewSession,
+  type NewUser,
+  type Session,
+  type SessionsToEnd,
+  type User,
+  type UserChanges,
+  type UserRepository,
+  type UserWithSession,
+} from '@inkwell/domain';
+import { randomBytes } from 'node:crypto';
+import { MongoServerError, ObjectId, type Collection, type Db, type Document } from 'mongodb';
+import { usersCollection, type SessionDocument, type UserDocument } from './collections.js';
 import { toObjectId } from './object-ids.js';
 import { callStore } from './store-errors.js';
 
 const DUPLICATE_KEY = 11000;
 
-/** Users in the `users` collection; the unique index on `email` (see ensureIndexes) decides concurrent signups. */
+/** The user's own fields: what every read of a user asks for, never its sessions. */
+const USER_FIELDS = { email: 1, name: 1, passwordHash: 1, createdAt: 1, updatedAt: 1 } as const;
+
+/**
+ * Users in the `users` collection, each document holding the account's sessions. The unique
+ * index on `email` (see ensureIndexes) decides concurrent signups and e-mail changes.
+ *
+ * Every change to an account's sessions is one update of its document, most of them an update
+ * pipeline that recomputes the `sessions` array from what is stored at that moment: MongoDB
+ * applies an update to a document atomically, so concurrent logins, logouts and refreshes from
+ * any number of processes are serialised on it and none overwrites another (a read, then a write
+ * of the whole array, would lose sessions). Each pipeline also drops the sessions that expired.
+ */
 export class MongoUserRepository implements UserRepository {
   readonly #users: Collection<UserDocument>;
 
@@ -15,8 +39,9 @@ export class MongoUserRepository implements UserRepository {
     this.#users = usersCollection(db);
   }
 
-  /** Stores the user under a new ObjectId; a taken e-mail is `DomainError('EmailAlreadyInUse')`. */
-  async insert(newUser: NewUser): Promise<User> {
+  /** Stores the user under a new ObjectId with its first session; a taken e-mail is `DomainError('EmailAlreadyInUse')`. */
+  async insert(newUser: NewUser, newSession: NewSession): Promise<{ user: User; session: Session }> {
+    const session = toSessionDocument(newSession);
     // Fields are picked one by one so nothing a caller smuggles onto the object is stored.
     const document: UserDocument = {
       _id: new ObjectId(),
@@ -25,23 +50,18 @@ export class MongoUserRepository implements UserRepository {
       passwordHash: newUser.passwordHash,
       createdAt: newUser.createdAt,
       updatedAt: newUser.updatedAt,
+      sessions: [session],
     };
     return callStore(async () => {
-      try {
-        await this.#users.insertOne(document);
-      } catch (error) {
-        // Only `_id` and `email` are unique, and a fresh ObjectId does not collide.
-        if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) throw new DomainError('EmailAlreadyInUse');
-        throw error;
-      }
-      return toUser(document);
+      await emailTakenAs(this.#users.insertOne(document));
+      return { user: toUser(document), session: toSession(session) };
     });
   }
 
   /** The user with this e-mail, or null. */
   async findByEmail(email: string): Promise<User | null> {
     return callStore(async () => {
-      const document = await this.#users.findOne({ email });
+      const document = await this.#users.findOne({ email }, { projection: USER_FIELDS });
       return document && toUser(document);
     });
   }
@@ -51,13 +71,169 @@ export class MongoUserRepository implements UserRepository {
     const _id = toObjectId(id);
     if (!_id) return null;
     return callStore(async () => {
-      const document = await this.#users.findOne({ _id });
+      const document = await this.#users.findOne({ _id }, { projection: USER_FIELDS });
       return document && toUser(document);
     });
   }
+
+  /** The user and, projected from the same document in the same `find`, the one session asked for. */
+  async findWithSession(id: string, sessionId: string | null, now: number): Promise<UserWithSession | null> {
+    const _id = toObjectId(id);
+    if (!_id) return null;
+    const projection: Document = { ...USER_FIELDS, tokensWithoutSessionEndedAt: 1 };
+    if (sessionId !== null) projection.sessions = { $elemMatch: { id: sessionId, expiresAt: { $gt: now } } };
+    return callStore(async () => {
+      const document = await this.#users.findOne({ _id }, { projection });
+      if (!document) return null;
+      const session = document.sessions?.[0];
+      return {
+        user: toUser(document),
+        session: session ? toSession(session) : null,
+        tokensWithoutSessionEndedAt: document.tokensWithoutSessionEndedAt ?? null,
+      };
+    });
+  }
+
+  /** Appends the session to the live ones and keeps the newest `maxPerUser` of them, in one update. */
+  async startSession(userId: string, newSession: NewSession, maxPerUser: number, now: number): Promise<Session | null> {
+    const _id = toObjectId(userId);
+    if (!_id) return null;
+    const session = toSessionDocument(newSession);
+    const sessions = {
+      $slice: [
+        { $sortArray: { input: { $concatArrays: [liveSessions(now), [{ $literal: session }]] }, sortBy: { createdAt: 1 } } },
+        -Math.max(1, maxPerUser),
+      ],
+    };
+    return callStore(async () => {
+      const after = await this.#users.findOneAndUpdate({ _id }, [{ $set: { sessions } }], {
+        returnDocument: 'after',
+        projection: { sessions: { $elemMatch: { id: session.id } } },
+      });
+      return after?.sessions?.[0] ? toSession(session) : null;
+    });
+  }
+
+  /** The live sessions, newest first. */
+  async listSessions(userId: string, now: number): Promise<Session[]> {
+    const _id = toObjectId(userId);
+    if (!_id) return [];
+    return callStore(async () => {
+      const document = await this.#users.findOne({ _id }, { projection: { sessions: 1 } });
+      return (document?.sessions ?? [])
+        .filter((session) => session.expiresAt > now)
+        .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+        .map(toSession);
+    });
+  }
+
+  /** Sets the expiry of the session when it is live, through the array element the filter matched. */
+  async extendSession(userId: string, sessionId: string, expiresAt: number, now: number): Promise<Session | null> {
+    const _id = toObjectId(userId);
+    if (!_id) return null;
+    return callStore(async () => {
+      const after = await this.#users.findOneAndUpdate(
+        { _id, sessions: { $elemMatch: { id: sessionId, expiresAt: { $gt: now } } } },
+        { $set: { 'sessions.$.expiresAt': expiresAt } },
+        { returnDocument: 'after', projection: { sessions: { $elemMatch: { id: sessionId } } } },
+      );
+      const session = after?.sessions?.[0];
+      return session ? toSession(session) : null;
+    });
+  }
+
+  /** Keeps the live sessions `which` does not select, in one update; counts the live ones it ended from the document before. */
+  async endSessions(userId: string, which: SessionsToEnd, now: number): Promise<number | null> {
+    const _id = toObjectId(userId);
+    if (!_id) return null;
+    const set: Document = { sessions: { $filter: { input: liveSessions(now), cond: keeps(which) } } };
+    if (which.tokensWithoutSession) set.tokensWithoutSessionEndedAt = now;
+    return callStore(async () => {
+      const before = await this.#users.findOneAndUpdate({ _id }, [{ $set: set }], {
+        returnDocument: 'before',
+        projection: { sessions: 1 },
+      });
+      if (!before) return null;
+      const live = (before.sessions ?? []).filter((session) => session.expiresAt > now);
+      return live.filter((session) => endsSession(which, session)).length;
+    });
+  }
+
+  /** Sets the hash and keeps only the live `keepSessionId`, ending sessionless tokens, in one update. */
+  async changePassword(userId: string, passwordHash: string, keepSessionId: string | null, now: number): Promise<User | null> {
+    const _id = toObjectId(userId);
+    if (!_id) return null;
+    const sessions = { $filter: { input: liveSessions(now), cond: { $eq: ['$$this.id', keepSessionId] } } };
+    return callStore(async () => {
+      const after = await this.#users.findOneAndUpdate(
+        { _id },
+        [{ $set: { passwordHash: { $literal: passwordHash }, updatedAt: now, tokensWithoutSessionEndedAt: now, sessions } }],
+        { returnDocument: 'after', projection: USER_FIELDS },
+      );
+      return after && toUser(after);
+    });
+  }
+
+  /** Sets the given fields in one update; a taken e-mail is `DomainError('EmailAlreadyInUse')`. */
+  async update(userId: string, changes: UserChanges): Promise<User | null> {
+    const _id = toObjectId(userId);
+    if (!_id) return null;
+    const set: Partial<Pick<UserDocument, 'name' | 'email' | 'updatedAt'>> = { updatedAt: changes.updatedAt };
+    if (changes.name !== undefined) set.name = changes.name;
+    if (changes.email !== undefined) set.email = changes.email;
+    return callStore(async () => {
+      const after = await emailTakenAs(
+        this.#users.findOneAndUpdate({ _id }, { $set: set }, { returnDocument: 'after', projection: USER_FIELDS }),
+      );
+      return after && toUser(after);
+    });
+  }
+
+  /** Deletes the user's document, and with it its sessions. */
+  async delete(userId: string): Promise<boolean> {
+    const _id = toObjectId(userId);
+    if (!_id) return false;
+    return callStore(async () => (await this.#users.deleteOne({ _id })).deletedCount === 1);
+  }
+
+  /** Pulls the expired sessions out of every document that has one (found through the `sessions.expiresAt` index). */
+  async removeExpiredSessions(now: number): Promise<void> {
+    await callStore(() => this.#users.updateMany({ 'sessions.expiresAt': { $lte: now } }, { $pull: { sessions: { expiresAt: { $lte: now } } } }));
+  }
 }
 
-function toUser(document: UserDocument): User {
+/** The stored sessions still live at `now`, as an aggregation expression. */
+function liveSessions(now: number): Document {
+  return { $filter: { input: { $ifNull: ['$sessions', []] }, cond: { $gt: ['$$this.expiresAt', now] } } };
+}
+
+/** The condition under which a session (`$$this`) survives `which` (the negation of `endsSession`), as an aggregation expression. */
+function keeps(which: SessionsToEnd): Document | boolean {
+  const { sessions } = which;
+  if (sessions === 'none') return true;
+  return 'only' in sessions ? { $ne: ['$$this.id', sessions.only] } : { $eq: ['$$this.id', sessions.allExcept] };
+}
+
+/** Runs a write, turning the unique e-mail index's refusal into `EmailAlreadyInUse` (only `_id` and `email` are unique, and a fresh ObjectId does not collide). */
+async function emailTakenAs<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) throw new DomainError('EmailAlreadyInUse');
+    throw error;
+  }
+}
+
+/** A new session under a random 128-bit id. */
+function toSessionDocument(session: NewSession): SessionDocument {
+  return { id: randomBytes(16).toString('base64url'), createdAt: session.createdAt, expiresAt: session.expiresAt };
+}
+
+function toSession(document: SessionDocument): Session {
+  return { id: document.id, createdAt: document.createdAt, expiresAt: document.expiresAt };
+}
+
+function toUser(document: Pick<UserDocument, '_id' | keyof typeof USER_FIELDS>): User {
   return {
     id: document._id.toHexString(),
     email: document.email,

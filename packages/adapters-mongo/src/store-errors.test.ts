@@ -29,15 +29,25 @@ describe('repositories without a database', () => {
   it('reject every method with StoreUnavailable, caused by the driver error, quickly', async () => {
     const start = performance.now();
     const calls: Promise<unknown>[] = [
-      users.insert({ email: 'a@example.com', name: 'A', passwordHash: 'h', createdAt: T0, updatedAt: T0 }),
+      users.insert({ email: 'a@example.com', name: 'A', passwordHash: 'h', createdAt: T0, updatedAt: T0 }, { createdAt: T0, expiresAt: T0 + 1 }),
       users.findByEmail('a@example.com'),
       users.findById(SOME_ID),
+      users.findWithSession(SOME_ID, 's', T0),
+      users.startSession(SOME_ID, { createdAt: T0, expiresAt: T0 + 1 }, 20, T0),
+      users.listSessions(SOME_ID, T0),
+      users.extendSession(SOME_ID, 's', T0 + 1, T0),
+      users.endSessions(SOME_ID, { sessions: 'none', tokensWithoutSession: true }, T0),
+      users.changePassword(SOME_ID, 'h', null, T0),
+      users.update(SOME_ID, { name: 'x', updatedAt: T0 }),
+      users.delete(SOME_ID),
+      users.removeExpiredSessions(T0),
       posts.insert({ title: 't', body: 'b', authorId: 'a', published: true, createdAt: T0, updatedAt: T0 }),
       posts.findById(SOME_ID),
       posts.update(SOME_ID, { title: 'x', updatedAt: T0 }),
       posts.delete(SOME_ID),
       posts.listPublished(0, 20),
       posts.countPublished(),
+      posts.deleteByAuthor('a'),
     ];
     const errors = await Promise.all(calls.map((call) => call.then(() => undefined, (e: unknown) => e)));
     // The first call's implicit connect fails server selection and closes the topology, so the

@@ -26,6 +26,8 @@ export interface Config {
     readonly loginFailuresPerAddress: { readonly max: number; readonly windowSeconds: number };
     readonly signupsPerAddress: { readonly max: number; readonly windowSeconds: number };
   };
+  /** Live sessions per account, and how many days a session may live however often it is refreshed. */
+  readonly sessions: { readonly maxPerUser: number; readonly maxAgeDays: number };
   /** Take the client address from `X-Forwarded-For` (only behind a proxy you control). */
   readonly trustProxy: boolean;
   /** Serve `/openapi.json` and `/docs`. */
@@ -120,6 +122,8 @@ const EnvSchema = v.object({
   LOGIN_FAILURE_WINDOW_SECONDS: wholeNumber('LOGIN_FAILURE_WINDOW_SECONDS', 15 * 60, 1),
   SIGNUP_MAX_PER_ADDRESS: wholeNumber('SIGNUP_MAX_PER_ADDRESS', 100),
   SIGNUP_WINDOW_SECONDS: wholeNumber('SIGNUP_WINDOW_SECONDS', 60 * 60, 1),
+  SESSIONS_MAX_PER_USER: wholeNumber('SESSIONS_MAX_PER_USER', 20, 1),
+  SESSION_MAX_AGE_DAYS: wholeNumber('SESSION_MAX_AGE_DAYS', 30, 1),
   TRUST_PROXY: onOff('TRUST_PROXY', 'off'),
   API_DOCS: onOff('API_DOCS', 'on'),
   POSTS_ACCESS: v.optional(v.picklist(POST_ACCESS_MODES, `POSTS_ACCESS must be ${POST_ACCESS_MODES.join(' or ')}`), 'open'),
@@ -168,6 +172,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
       loginFailuresPerAddress: { max: rest.LOGIN_MAX_FAILURES_PER_ADDRESS, windowSeconds: rest.LOGIN_FAILURE_WINDOW_SECONDS },
       signupsPerAddress: { max: rest.SIGNUP_MAX_PER_ADDRESS, windowSeconds: rest.SIGNUP_WINDOW_SECONDS },
     },
+    sessions: { maxPerUser: rest.SESSIONS_MAX_PER_USER, maxAgeDays: rest.SESSION_MAX_AGE_DAYS },
     trustProxy: rest.TRUST_PROXY,
     apiDocs: rest.API_DOCS,
     postsAccess: rest.POSTS_ACCESS,

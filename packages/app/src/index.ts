@@ -1,6 +1,6 @@
 export { readConfig, ConfigError, DEVELOPMENT_JWT_SECRET, MEMORY_DB_URL, type Config, type LogLevel } from './config.js';
 export { createBcryptPasswordHasher, BCRYPT_COST } from './adapters/bcrypt-password-hasher.js';
-export { createJoseTokenService, TOKEN_LIFETIME_SECONDS } from './adapters/jose-token-service.js';
+export { createJoseTokenService } from './adapters/jose-token-service.js';
 export { systemClock } from './adapters/system-clock.js';
 export { createLogger } from './logger.js';
 export { createInkwell, type Inkwell, type InkwellOverrides } from './inkwell.js';

@@ -22,7 +22,15 @@ export interface InkwellOverrides {
   readonly store?: Store;
 }
 
-/** The composition root: builds every adapter from the configuration and wires them into the app. */
+/** How often each process drops the sessions that expired from storage (every account's, in one update). */
+const EXPIRED_SESSIONS_SWEEP_MS = 10 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The composition root: builds every adapter from the configuration and wires them into the app,
+ * and sweeps expired sessions out of the store while it runs (writes of an account drop its own;
+ * the sweep reaches accounts nobody writes).
+ */
 export async function createInkwell(config: Config, logger: Logger, overrides: InkwellOverrides = {}): Promise<Inkwell> {
   const clock = overrides.clock ?? systemClock;
   const store = overrides.store ?? (await openStore(config));
@@ -45,6 +53,16 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     corsOrigins: config.corsOrigins,
     apiDocs: config.apiDocs,
     postAccess: postAccessPolicy(config.postsAccess),
+    sessionRules: { maxPerUser: config.sessions.maxPerUser, maxAgeMs: config.sessions.maxAgeDays * DAY_MS },
   });
-  return { app, store, close: () => Promise.all([pool?.close(), store.close()]).then(() => undefined) };
+  const sweep = setInterval(() => {
+    store.users.removeExpiredSessions(clock.now()).catch((error: unknown) => {
+      logger.warn({ err: error }, 'could not remove expired sessions; the next sweep tries again');
+    });
+  }, EXPIRED_SESSIONS_SWEEP_MS).unref();
+  const close = async () => {
+    clearInterval(sweep);
+    await Promise.all([pool?.close(), store.close()]);
+  };
+  return { app, store, close };
 }

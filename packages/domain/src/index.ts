@@ -5,21 +5,45 @@ export { parseInput, toValidationIssues } from './shared/validation.js';
 export type { Clock } from './shared/clock.js';
 
 // Accounts
-export type { User, NewUser, PublicUser, Session } from './accounts/user.js';
+export type { User, NewUser, PublicUser, SignedIn } from './accounts/user.js';
 export { toPublicUser } from './accounts/user.js';
-export type { UserRepository, PasswordHasher, TokenService } from './accounts/ports.js';
+export type { Session, NewSession, PublicSession, SessionRules, SessionsToEnd } from './accounts/session.js';
+export { DEFAULT_SESSION_RULES, TOKEN_LIFETIME_MS, endsSession } from './accounts/session.js';
+export type {
+  UserRepository,
+  UserWithSession,
+  UserChanges,
+  PasswordHasher,
+  TokenService,
+  TokenClaims,
+  NewToken,
+} from './accounts/ports.js';
 export {
   EmailSchema,
   SignUpSchema,
   LogInSchema,
+  LogOutSchema,
+  ChangePasswordSchema,
+  UpdateAccountSchema,
+  DeleteAccountSchema,
+  LOGOUT_SCOPES,
   NAME_MAX_LENGTH,
   PASSWORD_MAX_BYTES,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
 } from './accounts/schemas.js';
-export type { SignUpInput, LogInInput } from './accounts/schemas.js';
+export type {
+  SignUpInput,
+  LogInInput,
+  LogOutInput,
+  LogoutScope,
+  ChangePasswordInput,
+  UpdateAccountInput,
+  DeleteAccountInput,
+} from './accounts/schemas.js';
 export { signUp, type SignUpDeps, type SignupLimits } from './accounts/sign-up.js';
-export { logIn, type LogInDeps, type LoginLimits } from './accounts/log-in.js';
+export { logIn, type LogInDeps } from './accounts/log-in.js';
+export type { LoginLimits, PasswordAttemptDeps } from './accounts/password-attempt.js';
 export type { ClientContext } from './accounts/client-context.js';
 export type { AttemptLimiter, AttemptVerdict } from './accounts/attempt-limiter.js';
 export {
@@ -28,10 +52,18 @@ export {
   type InMemoryAttemptLimiter,
   type InMemoryAttemptLimiterOptions,
 } from './accounts/in-memory-attempt-limiter.js';
+export { authenticate, type AuthenticateDeps, type Authenticated } from './accounts/authenticate.js';
 export { currentUser, type CurrentUserDeps } from './accounts/current-user.js';
+export { logOut, type LogOutDeps } from './accounts/log-out.js';
+export { listSessions, type ListSessionsDeps } from './accounts/list-sessions.js';
+export { endSession, type EndSessionDeps } from './accounts/end-session.js';
+export { refreshSession, type RefreshSessionDeps } from './accounts/refresh-session.js';
+export { changePassword, type ChangePasswordDeps } from './accounts/change-password.js';
+export { updateAccount, type UpdateAccountDeps } from './accounts/update-account.js';
+export { deleteAccount, type DeleteAccountDeps } from './accounts/delete-account.js';
 export { ANONYMOUS, authenticateCaller, isPending, resolveCaller, type Caller, type CallerSource } from './accounts/caller.js';
 export { createInMemoryUserRepository } from './accounts/in-memory-user-repository.js';
-export { PublicUserSchema, SessionSchema } from './accounts/response-schemas.js';
+export { PublicUserSchema, SignedInSchema, PublicSessionSchema } from './accounts/response-schemas.js';
 
 // Posts
 export type { Post, NewPost, PostChanges, Pagination, PostPage } from './posts/post.js';

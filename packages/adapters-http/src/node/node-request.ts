@@ -54,6 +54,16 @@ export function requestHeader(c: Context, name: string): string | undefined {
   return value;
 }
 
+/**
+ * Whether the request carries a body. HTTP/1.1 frames one with `Content-Length` (above 0) or
+ * `Transfer-Encoding`, and a request with neither has none; outside Node, the web Request says.
+ */
+export function sendsBody(c: Context): boolean {
+  if (!nodeBindings(c)) return c.req.raw.body !== null;
+  const length = requestHeader(c, 'content-length');
+  return requestHeader(c, 'transfer-encoding') !== undefined || (length !== undefined && Number(length) !== 0);
+}
+
 /** The peer address of the request's socket, or undefined outside a Node server (`app.request` in tests). */
 export function socketAddress(c: Context): string | undefined {
   return nodeBindings(c)?.incoming.socket.remoteAddress;

@@ -19,7 +19,8 @@ const COMPONENT_REF = '#/components/schemas/';
 
 /**
  * Pipe actions that JSON Schema cannot express. Each becomes a note in the field's description;
- * a check is the domain's own rule (well-formed Unicode) and the document states it once.
+ * a check is the domain's own rule (well-formed Unicode, a field another requires) and the
+ * document states it once, in a description.
  * Any other unconvertible action still throws, so a new rule cannot vanish from the document
  * without someone deciding how to describe it.
  */
@@ -33,6 +34,8 @@ function describeUnconvertible(action: { type: string; message?: unknown }, sche
     case 'max_bytes':
       return note(typeof action.message === 'string' ? `Also ${action.message}.` : 'Has a byte limit.');
     case 'check':
+    case 'partial_check':
+      // The domain's own rules across fields; the schema's description states them.
       return schema;
     default:
       return null;

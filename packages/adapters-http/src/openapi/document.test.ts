@@ -1,10 +1,14 @@
 import {
+  ChangePasswordSchema,
   CreateOwnPostSchema,
   CreatePostSchema,
+  DeleteAccountSchema,
   DomainError,
   LogInSchema,
+  LogOutSchema,
   POST_ACCESS_MODES,
   SignUpSchema,
+  UpdateAccountSchema,
   UpdatePostSchema,
   domainErrorMessages,
   postAccessPolicy,
@@ -39,11 +43,23 @@ failureProbe.onError((thrown, c) => knownErrorResponse(c, thrown) ?? c.text(`une
 const bearer = [{ bearerAuth: [] }];
 const optionalBearer = [{}, { bearerAuth: [] }];
 
+/** The account's own operations: each needs a token, in every mode. */
+const ACCOUNT_SECURITY: Record<string, unknown> = {
+  'get /me': bearer,
+  'patch /me': bearer,
+  'delete /me': bearer,
+  'post /auth/logout': bearer,
+  'post /auth/refresh': bearer,
+  'post /auth/password': bearer,
+  'get /me/sessions': bearer,
+  'delete /me/sessions/{id}': bearer,
+};
+
 /** The security of every operation that is not public, per mode: owner mode asks for tokens on posts. */
 const SECURITY: Record<PostAccessMode, Record<string, unknown>> = {
-  open: { 'get /me': bearer },
+  open: ACCOUNT_SECURITY,
   owner: {
-    'get /me': bearer,
+    ...ACCOUNT_SECURITY,
     'get /posts': optionalBearer,
     'post /posts': bearer,
     'get /posts/{id}': optionalBearer,
@@ -53,16 +69,27 @@ const SECURITY: Record<PostAccessMode, Record<string, unknown>> = {
   },
 };
 
-/** The 403s per mode: only where posts have owners, and only on the writes the author rules refuse. */
+/** The changes that need the current password, refused 403 when it is wrong, in every mode. */
+const PASSWORD_CHECKED: Record<string, DomainErrorCode> = {
+  'post /auth/password': 'CurrentPasswordIncorrect',
+  'patch /me': 'CurrentPasswordIncorrect',
+  'delete /me': 'CurrentPasswordIncorrect',
+};
+
+/** The 403s per mode: a wrong current password, and where posts have owners, the writes the author rules refuse. */
 const FORBIDDEN: Record<PostAccessMode, Record<string, DomainErrorCode>> = {
-  open: {},
-  owner: { 'post /posts': 'AuthorIdNotYours', 'patch /posts/{id}': 'NotTheAuthor', 'delete /posts/{id}': 'NotTheAuthor' },
+  open: PASSWORD_CHECKED,
+  owner: { ...PASSWORD_CHECKED, 'post /posts': 'AuthorIdNotYours', 'patch /posts/{id}': 'NotTheAuthor', 'delete /posts/{id}': 'NotTheAuthor' },
 };
 
 /** The domain schema each request-body component is converted from. */
 const REQUEST_SCHEMAS: Record<string, v.GenericSchema> = {
   SignUpRequest: SignUpSchema,
   LogInRequest: LogInSchema,
+  LogOutRequest: LogOutSchema,
+  ChangePasswordRequest: ChangePasswordSchema,
+  UpdateAccountRequest: UpdateAccountSchema,
+  DeleteAccountRequest: DeleteAccountSchema,
   CreatePostRequest: CreatePostSchema,
   CreateOwnPostRequest: CreateOwnPostSchema,
   UpdatePostRequest: UpdatePostSchema,
@@ -97,13 +124,15 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document with POSTS_ACCESS=%s', (m
     expect(new Set(operations.map(({ operation }) => operation.operationId)).size).toBe(operations.length);
   });
 
-  it('answers 401 with the three GET /me messages wherever a token is checked, and 403 only where the author rules refuse', () => {
+  it('answers 401 with the three GET /me messages and the challenge wherever a token is checked, and 403 only where a rule refuses', () => {
     for (const { name, operation } of operations) {
       const checksTokens = operation.security.some((requirement) => 'bearerAuth' in requirement);
       const unauthorized = Object.values(operation.responses['401']?.content?.['application/json'].examples ?? {});
       const messages = unauthorized.map((example) => (example.value as { error: string }).error);
       if (checksTokens) expect({ name, messages }).toEqual({ name, messages: AUTHENTICATION_MESSAGES });
       else expect({ name, messages: messages.filter((message) => AUTHENTICATION_MESSAGES.includes(message)) }).toEqual({ name, messages: [] });
+      const challenge = operation.responses['401']?.headers?.['WWW-Authenticate'];
+      expect({ name, challenged: challenge !== undefined }).toEqual({ name, challenged: operation.responses['401'] !== undefined });
 
       const forbidden = FORBIDDEN[mode][name];
       const examples = operation.responses['403']?.content?.['application/json'].examples;
@@ -139,7 +168,7 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document with POSTS_ACCESS=%s', (m
       expect(schema && v.safeParse(schema, media.example).success).toBe(true);
       checked++;
     }
-    expect(checked).toBe(4);
+    expect(checked).toBe(8);
   });
 
   it('generates the request and query schemas from the domain schemas', () => {

@@ -6,12 +6,13 @@ import { ownPostsPaths } from './own-posts-paths.js';
 import { postsPaths } from './posts-paths.js';
 import { API_VERSION, type OpenApiDocument, type OpenApiPaths } from './types.js';
 
-const DESCRIPTION = `Accounts (signup, login with a signed token, \`GET /me\`) and blog posts (a paged list of published posts, read, create, partial update, delete).
+const DESCRIPTION = `Accounts (signup, login with a signed token of a session that can be ended, \`GET /me\`, the account's sessions and its own changes) and blog posts (a paged list of published posts, read, create, partial update, delete).
 
 - Request bodies are JSON objects sent as \`application/json\` (a \`charset\` parameter is fine), at most 1 MiB. Unknown fields are ignored; \`id\`, \`createdAt\` and \`updatedAt\` are never taken from a client.
 - Every error is \`{ "error": "<message>" }\` with a fixed message per failure. A validation failure is 400 \`Validation failed\` and lists every problem in \`issues\`.
 - Strings are validated as sent (only \`email\` is trimmed and lower-cased), must be well-formed Unicode (no unpaired surrogates), and their lengths are counted in UTF-16 code units.
-- An unknown path is 404 \`Not found\`; a known path with another method is 405 \`Method not allowed\` with an \`Allow\` header.`;
+- An unknown path is 404 \`Not found\`; a known path with another method is 405 \`Method not allowed\` with an \`Allow\` header.
+- Every 401 carries \`WWW-Authenticate: Bearer realm="inkwell"\`, with \`error="invalid_token"\` when a token was sent and refused.`;
 
 /** What each access mode changes in the document beyond the post operations themselves. */
 const BY_MODE: Record<PostAccessMode, { readonly description: string; readonly postsTag: string; readonly extraPaths: () => OpenApiPaths }> = {
@@ -36,7 +37,7 @@ export function createOpenApiDocument(postsAccess: PostAccessMode = 'open'): Ope
     info: { title: 'inkwell', version: API_VERSION, description: BY_MODE[postsAccess].description },
     servers: [{ url: '/', description: 'The server that serves this document' }],
     tags: [
-      { name: 'Accounts', description: 'Signup, login and the current user.' },
+      { name: 'Accounts', description: 'Signup, login, the current user, its sessions, and its own changes.' },
       { name: 'Posts', description: BY_MODE[postsAccess].postsTag },
       { name: 'Operations', description: 'For load balancers and monitoring.' },
     ],
@@ -53,7 +54,7 @@ export function createOpenApiDocument(postsAccess: PostAccessMode = 'open'): Ope
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'The token from signup or login, valid for 7 days.',
+          description: 'A token from signup, login or refresh: valid for 7 days, while its session lives.',
         },
       },
     },

@@ -1,4 +1,4 @@
-import { PostSchema, PublicUserSchema } from '@inkwell/domain';
+import { PostSchema, PublicSessionSchema, PublicUserSchema } from '@inkwell/domain';
 import * as v from 'valibot';
 
 /** Every failure's body (docs/api.md, Errors): `{ "error": <message> }` and nothing else. */
@@ -23,6 +23,11 @@ export const PostEnvelopeSchema = v.strictObject({ post: PostSchema });
 
 /** `{ user }`: the body of `GET /me`. */
 export const UserEnvelopeSchema = v.strictObject({ user: PublicUserSchema });
+
+/** `{ sessions }`: the body of `GET /me/sessions`. */
+export const SessionListSchema = v.strictObject({
+  sessions: v.pipe(v.array(PublicSessionSchema), v.description('The live sessions, newest first.')),
+});
 
 /** The body of `GET /health`. */
 export const HealthSchema = v.strictObject({ status: v.picklist(['ok', 'unavailable']) });

@@ -21,6 +21,15 @@ function errorExample(failure: Failure): [string, OpenApiExample] {
   return [failure, { summary: messageOf(failure), value: { error: messageOf(failure) } }];
 }
 
+/** The challenge every 401 carries (RFC 9110 §15.5.2, RFC 6750 §3.1). */
+export const wwwAuthenticate: Readonly<Record<string, OpenApiHeader>> = {
+  'WWW-Authenticate': {
+    description:
+      '`Bearer realm="inkwell"`, with `error="invalid_token"` when a token was sent and refused (it fails verification, its session ended or expired, or its account is gone).',
+    schema: { type: 'string', pattern: '^Bearer realm="inkwell"(, error="invalid_token")?$' },
+  },
+};
+
 /** The header of an answer that tells a refused client when to try again. */
 export const retryAfter: Readonly<Record<string, OpenApiHeader>> = {
   'Retry-After': {
@@ -108,19 +117,19 @@ export const optionalBearerOperation = { security: [{}, { bearerAuth: [] }] } as
 /** The `GET /me` rules' failures, in their order: every operation that checks a token can answer each. */
 const authenticationFailures = ['MissingAuthorization', 'InvalidToken', 'UserNoLongerExists'] as const;
 
-/** The 401 of an operation that checks a token, with the three `GET /me` messages. */
+/** The 401 of an operation that checks a token, with the three `GET /me` messages and the challenge. */
 export function unauthorized(description: string): OpenApiResponse {
-  return errorResponse(description, authenticationFailures);
+  return errorResponse(description, authenticationFailures, wwwAuthenticate);
 }
 
 /** The 401 of an operation that needs a token. */
 export const tokenRequired = unauthorized(
-  'No token (no `Authorization` header, or one that is not `Bearer` credentials), a token that fails verification, or a deleted account. Checked before anything else.',
+  'No token (no `Authorization` header, or one that is not `Bearer` credentials), a token that fails verification or whose session ended or expired, or a deleted account. Checked before anything else.',
 );
 
 /** The 401 of an operation anyone may call, when the credentials sent with it fail. */
 export const sentTokenRefused = unauthorized(
-  'An `Authorization` header was sent and fails the `GET /me` rules: it is not `Bearer` credentials, its token fails verification, or its account is deleted. Without the header the request is anonymous.',
+  'An `Authorization` header was sent and fails the `GET /me` rules: it is not `Bearer` credentials, its token fails verification or its session ended, or its account is deleted. Without the header the request is anonymous.',
 );
 
 /** The header of an answer no shared cache may keep, saying what it carries (`why`). */

@@ -42,7 +42,7 @@ export interface OpenApiOperation {
   readonly tags: readonly string[];
   readonly security: readonly Readonly<Record<string, readonly string[]>>[];
   readonly parameters?: readonly OpenApiParameter[];
-  readonly requestBody?: { readonly required: true; readonly content: { readonly 'application/json': OpenApiMediaType } };
+  readonly requestBody?: { readonly required: boolean; readonly content: { readonly 'application/json': OpenApiMediaType } };
   readonly responses: Readonly<Record<string, OpenApiResponse>>;
 }
 

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import { HttpError } from '../http-errors.js';
-import { readNodeBody, requestHeader } from '../node/node-request.js';
+import { readNodeBody, requestHeader, sendsBody } from '../node/node-request.js';
 
-/** Decisions.md: bodies over 1 MiB are refused. */
+/** The body limit (docs/api.md, Conventions): bodies over 1 MiB are refused. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
@@ -29,6 +29,14 @@ export async function readJsonObject(c: Context, maxBytes = MAX_BODY_BYTES): Pro
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpError('InvalidJsonBody');
   return parsed as Record<string, unknown>;
+}
+
+/**
+ * The body of an endpoint whose body may be left out: `{}` when the request sends none, otherwise
+ * `readJsonObject`'s answer, with every body rule.
+ */
+export async function readOptionalJsonObject(c: Context, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+  return sendsBody(c) ? readJsonObject(c, maxBytes) : {};
 }
 
 async function readAtMost(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {

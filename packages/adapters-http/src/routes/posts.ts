@@ -5,7 +5,6 @@ import { callerOf } from '../request/caller.js';
 import { readJsonObject } from '../request/json-body.js';
 import { queryValues } from '../request/query-values.js';
 import { emptyResponse, jsonResponse } from '../response/json-response.js';
-import { noStore } from '../response/no-store.js';
 
 /**
  * The five post endpoints (docs/api.md, Posts). Who may do what is the domain's access policy:
@@ -27,9 +26,10 @@ export function postsRoutes(deps: HttpDeps) {
     });
 }
 
-/** `GET /me/posts`: the caller's own posts, drafts included. Only where posts have owners. */
+/**
+ * `GET /me/posts`: the caller's own posts, drafts included. Only where posts have owners. Like
+ * every answer under `/me`, it says `Cache-Control: no-store` (accounts.ts).
+ */
 export function ownPostsRoutes(deps: HttpDeps) {
-  return new Hono()
-    .use('/me/posts', noStore)
-    .get('/me/posts', async (c) => jsonResponse(c, await listOwnPosts(deps, queryValues(c), callerOf(c, deps)), 200));
+  return new Hono().get('/me/posts', async (c) => jsonResponse(c, await listOwnPosts(deps, queryValues(c), callerOf(c, deps)), 200));
 }

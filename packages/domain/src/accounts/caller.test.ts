@@ -5,15 +5,15 @@ import { ANONYMOUS, authenticateCaller, isPending, resolveCaller, type Caller } 
 
 describe('authenticateCaller', () => {
   it('names the user whose valid token was presented', async () => {
-    const { deps, session } = await aliceSignedUp();
-    expect(await authenticateCaller(deps, session.token)).toStrictEqual({ kind: 'user', userId: session.user.id });
+    const { deps, signedIn } = await aliceSignedUp();
+    expect(await authenticateCaller(deps, signedIn.token)).toStrictEqual({ kind: 'user', userId: signedIn.user.id });
   });
 
   it.each([
     ['credentials that are not a bearer token (null)', null, 'MissingAuthorization'],
     ['an empty bearer token', '', 'InvalidToken'],
     ['a token that fails verification', 'garbage', 'InvalidToken'],
-    ['a valid token of a user who does not exist', 'token:000000000000000000000099', 'UserNoLongerExists'],
+    ['a valid token of a user who does not exist', 'token:000000000000000000000099:s1:0:9999999999999', 'UserNoLongerExists'],
   ] as const)('refuses %s by the GET /me rules', async (_, token, code) => {
     const { deps } = await aliceSignedUp();
     expect((await rejection(authenticateCaller(deps, token))).code).toBe(code);
@@ -21,7 +21,7 @@ describe('authenticateCaller', () => {
 
   it('checks the token before it looks anyone up', async () => {
     const { deps, users } = await aliceSignedUp();
-    const findSpy = vi.spyOn(users, 'findById');
+    const findSpy = vi.spyOn(users, 'findWithSession');
     await rejection(authenticateCaller(deps, 'garbage'));
     expect(findSpy).not.toHaveBeenCalled();
   });

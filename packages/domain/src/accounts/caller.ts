@@ -1,4 +1,4 @@
-import { currentUser, type CurrentUserDeps } from './current-user.js';
+import { authenticate, type AuthenticateDeps } from './authenticate.js';
 
 /** Who sends a request: someone who presented no credentials, or a user whose token checked out. */
 export type Caller = { readonly kind: 'anonymous' } | { readonly kind: 'user'; readonly userId: string };
@@ -23,11 +23,12 @@ export function isPending(caller: Caller | Promise<Caller>): caller is Promise<C
 }
 
 /**
- * The caller that presented credentials, by the `GET /me` rules in their order: `token` null
- * (credentials that are not a bearer token) is `MissingAuthorization`, a token that fails
- * verification `InvalidToken`, a valid token whose user is gone `UserNoLongerExists`.
+ * The caller that presented credentials, by the `GET /me` rules in their order (`authenticate`):
+ * `token` null (credentials that are not a bearer token) is `MissingAuthorization`, a token that
+ * fails verification or whose session ended `InvalidToken`, a valid token whose user is gone
+ * `UserNoLongerExists`.
  */
-export async function authenticateCaller(deps: CurrentUserDeps, token: string | null): Promise<Caller> {
-  const user = await currentUser(deps, token);
+export async function authenticateCaller(deps: AuthenticateDeps, token: string | null): Promise<Caller> {
+  const { user } = await authenticate(deps, token);
   return { kind: 'user', userId: user.id };
 }

@@ -3,6 +3,7 @@ import { fakePasswordHasher, fakeTokenService, manualClock } from '../test-suppo
 import { createInMemoryUserRepository } from './in-memory-user-repository.js';
 import { logIn } from './log-in.js';
 import type { PasswordHasher } from './ports.js';
+import { DEFAULT_SESSION_RULES, TOKEN_LIFETIME_MS } from './session.js';
 import { signUp } from './sign-up.js';
 import { rejection } from '../test-support/rejection.js';
 
@@ -11,20 +12,55 @@ const PASSWORD = 'correct horse battery';
 async function setup() {
   const users = createInMemoryUserRepository();
   const hasher = fakePasswordHasher();
-  const tokens = fakeTokenService();
   const clock = manualClock();
-  const { user } = await signUp({ users, hasher, tokens, clock }, { email: 'alice@example.com', name: 'Alice', password: PASSWORD });
-  return { users, hasher, tokens, alice: user, deps: { users, hasher, tokens } };
+  const tokens = fakeTokenService(clock);
+  const deps = { users, hasher, tokens, clock };
+  const { user } = await signUp(deps, { email: 'alice@example.com', name: 'Alice', password: PASSWORD });
+  return { users, hasher, tokens, clock, alice: user, deps };
 }
 
 describe('logIn', () => {
-  it('returns exactly a token for the user and the public user', async () => {
-    const { deps, alice } = await setup();
-    const session = await logIn(deps, { email: 'alice@example.com', password: PASSWORD });
-    expect(session).toStrictEqual({
-      token: `token:${alice.id}`,
+  it('starts a session and returns exactly a 7-day token of it and the public user', async () => {
+    const { deps, users, clock, alice } = await setup();
+    clock.advance(5000);
+    const now = clock.now();
+    const signedIn = await logIn(deps, { email: 'alice@example.com', password: PASSWORD });
+    const [session] = await users.listSessions(alice.id, now);
+    expect(session).toStrictEqual({ id: expect.any(String), createdAt: now, expiresAt: now + TOKEN_LIFETIME_MS });
+    expect(signedIn).toStrictEqual({
+      token: `token:${alice.id}:${session?.id}:${now}:${now + TOKEN_LIFETIME_MS}`,
       user: { id: alice.id, email: 'alice@example.com', name: 'Alice' },
     });
+    expect(await users.listSessions(alice.id, now)).toHaveLength(2);
+  });
+
+  it('ends the oldest session past the bound of sessions per account', async () => {
+    const { users, alice, deps, clock } = await setup();
+    const first = (await users.listSessions(alice.id, clock.now()))[0];
+    const rules = { ...DEFAULT_SESSION_RULES, maxPerUser: 2 };
+    for (let i = 0; i < 2; i++) {
+      clock.advance(1);
+      await logIn({ ...deps, sessionRules: rules }, { email: 'alice@example.com', password: PASSWORD });
+    }
+    const live = await users.listSessions(alice.id, clock.now());
+    expect(live).toHaveLength(2);
+    expect(live.map((s) => s.id)).not.toContain(first?.id);
+  });
+
+  it('caps a new session at the maximum age when that is shorter than a token', async () => {
+    const { users, alice, deps, clock } = await setup();
+    const now = clock.now();
+    await logIn({ ...deps, sessionRules: { maxPerUser: 20, maxAgeMs: 60_000 } }, { email: 'alice@example.com', password: PASSWORD });
+    expect((await users.listSessions(alice.id, now))[0]?.expiresAt).toBe(now + 60_000);
+  });
+
+  it('refuses the login of an account deleted between the password check and the session', async () => {
+    const { users, alice, deps } = await setup();
+    vi.spyOn(users, 'startSession').mockImplementationOnce(async () => {
+      await users.delete(alice.id);
+      return null;
+    });
+    expect((await rejection(logIn(deps, { email: 'alice@example.com', password: PASSWORD }))).code).toBe('InvalidCredentials');
   });
 
   it('verifies the password against the stored hash exactly once', async () => {
@@ -95,13 +131,13 @@ describe('logIn', () => {
     });
 
     it('refuses an unknown e-mail even if the dummy hash were to match', async () => {
-      const { users, tokens } = await setup();
+      const { users, tokens, clock } = await setup();
       const yesToEverything: PasswordHasher = {
         dummyHash: 'dummy',
         hash: async (password) => password,
         verify: async () => true,
       };
-      const error = await rejection(logIn({ users, tokens, hasher: yesToEverything }, { email: 'bob@example.com', password: 'x' }));
+      const error = await rejection(logIn({ users, tokens, clock, hasher: yesToEverything }, { email: 'bob@example.com', password: 'x' }));
       expect(error.code).toBe('InvalidCredentials');
     });
 

@@ -2,16 +2,21 @@ import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { fakePasswordHasher, fakeTokenService, manualClock } from '../test-support/fakes.js';
 import { createInMemoryUserRepository } from './in-memory-user-repository.js';
-import { PublicUserSchema, SessionSchema } from './response-schemas.js';
+import { PublicSessionSchema, PublicUserSchema, SignedInSchema } from './response-schemas.js';
+import type { PublicSession } from './session.js';
+import { aliceSignedUp } from '../test-support/signed-up.js';
+import { listSessions } from './list-sessions.js';
 import { signUp } from './sign-up.js';
-import type { PublicUser, Session } from './user.js';
+import type { PublicUser, SignedIn } from './user.js';
 
 describe('account response schemas', () => {
-  it('describe the same shapes as the PublicUser and Session types', () => {
+  it('describe the same shapes as the PublicUser, SignedIn and PublicSession types', () => {
     expectTypeOf<v.InferOutput<typeof PublicUserSchema>>().toExtend<PublicUser>();
     expectTypeOf<PublicUser>().toExtend<v.InferOutput<typeof PublicUserSchema>>();
-    expectTypeOf<v.InferOutput<typeof SessionSchema>>().toExtend<Session>();
-    expectTypeOf<Session>().toExtend<v.InferOutput<typeof SessionSchema>>();
+    expectTypeOf<v.InferOutput<typeof SignedInSchema>>().toExtend<SignedIn>();
+    expectTypeOf<SignedIn>().toExtend<v.InferOutput<typeof SignedInSchema>>();
+    expectTypeOf<v.InferOutput<typeof PublicSessionSchema>>().toExtend<PublicSession>();
+    expectTypeOf<PublicSession>().toExtend<v.InferOutput<typeof PublicSessionSchema>>();
   });
 
   it('accept what signup returns, and refuse a user that carries its hash', async () => {
@@ -22,7 +27,14 @@ describe('account response schemas', () => {
       clock: manualClock(),
     };
     const session = await signUp(deps, { email: 'alice@example.com', name: 'Alice', password: 'correct horse' });
-    expect(v.parse(SessionSchema, session)).toStrictEqual({ token: session.token, user: { ...session.user } });
+    expect(v.parse(SignedInSchema, session)).toStrictEqual({ token: session.token, user: { ...session.user } });
     expect(v.safeParse(PublicUserSchema, { ...session.user, passwordHash: 'fake-hash:x' }).success).toBe(false);
+  });
+
+  it('accept what listSessions returns, and refuse a session that carries a token', async () => {
+    const { deps, signedIn } = await aliceSignedUp();
+    const [listed] = await listSessions(deps, signedIn.token);
+    expect(v.parse(PublicSessionSchema, listed)).toStrictEqual(listed);
+    expect(v.safeParse(PublicSessionSchema, { ...listed, token: signedIn.token }).success).toBe(false);
   });
 });

@@ -1,5 +1,8 @@
 import * as v from 'valibot';
 
+/** Milliseconds since the Unix epoch, as every stored time is. */
+const TimestampSchema = v.pipe(v.number(), v.integer(), v.description('Milliseconds since the Unix epoch.'));
+
 /** The public shape of a user (docs/api.md, Accounts), the only one responses carry: never a hash. Strict on purpose. */
 export const PublicUserSchema = v.strictObject({
   id: v.pipe(v.string(), v.minLength(1), v.description('Assigned by the service; an opaque identifier.')),
@@ -7,12 +10,20 @@ export const PublicUserSchema = v.strictObject({
   name: v.string(),
 });
 
-/** What signup and login answer: a bearer token for the user and the user's public shape. */
-export const SessionSchema = v.strictObject({
+/** What signup, login and refresh answer: a bearer token of the user's session and the user's public shape. */
+export const SignedInSchema = v.strictObject({
   token: v.pipe(
     v.string(),
     v.minLength(1),
-    v.description('Send as `Authorization: Bearer <token>`; valid for 7 days.'),
+    v.description('Send as `Authorization: Bearer <token>`; valid for 7 days, as long as its session lives.'),
   ),
   user: PublicUserSchema,
+});
+
+/** A live session as `GET /me/sessions` lists it: ids and times, never a token. Strict on purpose. */
+export const PublicSessionSchema = v.strictObject({
+  id: v.pipe(v.string(), v.minLength(1), v.description('The session; its tokens carry it as `sid`.')),
+  createdAt: v.pipe(TimestampSchema, v.description('When the login (or signup) that started it happened.')),
+  expiresAt: v.pipe(TimestampSchema, v.description('When it ends unless refreshed (never past its login plus the maximum age).')),
+  current: v.pipe(v.boolean(), v.description('Whether the token of this request belongs to it.')),
 });

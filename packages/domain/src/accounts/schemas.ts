@@ -17,26 +17,83 @@ export const EmailSchema = v.pipe(
   v.email('must be a valid e-mail address'),
 );
 
+/** A display name: 1 to 100 characters, kept as sent. */
+const NameSchema = v.pipe(
+  textSchema(),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
+);
+
+/** A new password: 8 to 72 characters and at most 72 bytes in UTF-8 (bcrypt ignores the rest). */
+const NewPasswordSchema = v.pipe(
+  textSchema(),
+  v.minLength(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`),
+  v.maxLength(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`),
+  v.maxBytes(PASSWORD_MAX_BYTES, `must be at most ${PASSWORD_MAX_BYTES} bytes in UTF-8`),
+);
+
+/** A password to check (login, the current password): any non-empty text, since older rules may have allowed it. */
+const PasswordToCheckSchema = v.pipe(textSchema(), v.minLength(1, 'must not be empty'));
+
 /** Body of `POST /auth/signup`. */
 export const SignUpSchema = objectSchema({
   email: EmailSchema,
-  name: v.pipe(
-    textSchema(),
-    v.minLength(1, 'must not be empty'),
-    v.maxLength(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
-  ),
-  password: v.pipe(
-    textSchema(),
-    v.minLength(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`),
-    v.maxLength(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`),
-    v.maxBytes(PASSWORD_MAX_BYTES, `must be at most ${PASSWORD_MAX_BYTES} bytes in UTF-8`),
-  ),
+  name: NameSchema,
+  password: NewPasswordSchema,
 });
 export type SignUpInput = v.InferOutput<typeof SignUpSchema>;
 
 /** Body of `POST /auth/login`. */
 export const LogInSchema = objectSchema({
   email: EmailSchema,
-  password: v.pipe(textSchema(), v.minLength(1, 'must not be empty')),
+  password: PasswordToCheckSchema,
 });
 export type LogInInput = v.InferOutput<typeof LogInSchema>;
+
+/** What `POST /auth/logout` ends: the caller's session, every other one, or all of them. */
+export const LOGOUT_SCOPES = ['current', 'others', 'all'] as const;
+export type LogoutScope = (typeof LOGOUT_SCOPES)[number];
+
+/** Body of `POST /auth/logout`, which may be left out: `scope` defaults to `current`. */
+export const LogOutSchema = objectSchema({
+  scope: v.optional(v.picklist(LOGOUT_SCOPES, `must be one of ${LOGOUT_SCOPES.join(', ')}`), 'current'),
+});
+export type LogOutInput = v.InferOutput<typeof LogOutSchema>;
+
+/** Body of `POST /auth/password`: the current password, and a new one by the signup rules. */
+export const ChangePasswordSchema = objectSchema({
+  currentPassword: PasswordToCheckSchema,
+  newPassword: NewPasswordSchema,
+});
+export type ChangePasswordInput = v.InferOutput<typeof ChangePasswordSchema>;
+
+/**
+ * Body of `PATCH /me`: a new name and a new e-mail, each optional, by the signup rules; a new
+ * e-mail needs `currentPassword`.
+ */
+export const UpdateAccountSchema = v.pipe(
+  objectSchema({
+    name: v.optional(NameSchema),
+    email: v.optional(EmailSchema),
+    currentPassword: v.optional(PasswordToCheckSchema),
+  }),
+  // Checked whenever `currentPassword` itself is fine, whatever `email` holds, so that an invalid
+  // new e-mail and a missing password are both reported at once.
+  v.forward(
+    v.partialCheck(
+      [['currentPassword']],
+      (input: { readonly email?: unknown; readonly currentPassword?: string }) =>
+        input.email === undefined || input.currentPassword !== undefined,
+      'is required to change the e-mail',
+    ),
+    ['currentPassword'],
+  ),
+  v.description('Any of `name` and `email`; `currentPassword` is required when `email` is sent.'),
+);
+export type UpdateAccountInput = v.InferOutput<typeof UpdateAccountSchema>;
+
+/** Body of `DELETE /me`: the current password. */
+export const DeleteAccountSchema = objectSchema({
+  currentPassword: PasswordToCheckSchema,
+});
+export type DeleteAccountInput = v.InferOutput<typeof DeleteAccountSchema>;

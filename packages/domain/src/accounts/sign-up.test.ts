@@ -3,6 +3,7 @@ import { DomainError } from '../shared/errors.js';
 import { fakePasswordHasher, fakeTokenService, manualClock } from '../test-support/fakes.js';
 import { createInMemoryUserRepository } from './in-memory-user-repository.js';
 import type { PasswordHasher } from './ports.js';
+import { TOKEN_LIFETIME_MS } from './session.js';
 import { signUp } from './sign-up.js';
 import { rejection } from '../test-support/rejection.js';
 
@@ -24,13 +25,15 @@ function validInput(overrides: Record<string, unknown> = {}): Record<string, unk
 /** The DomainError a promise rejects with; fails the test if it resolves or rejects with anything else. */
 describe('signUp', () => {
   describe('success', () => {
-    it('returns exactly a token for the new user and the public user', async () => {
+    it('starts the first session and returns exactly a 7-day token of it and the public user', async () => {
       const { deps, users } = setup();
       const session = await signUp(deps, validInput());
       const stored = await users.findByEmail('alice@example.com');
       expect(stored).not.toBeNull();
+      const sessions = await users.listSessions(stored?.id as string, T0);
+      expect(sessions).toStrictEqual([{ id: expect.any(String), createdAt: T0, expiresAt: T0 + TOKEN_LIFETIME_MS }]);
       expect(session).toStrictEqual({
-        token: `token:${stored?.id}`,
+        token: `token:${stored?.id}:${sessions[0]?.id}:${T0}:${T0 + TOKEN_LIFETIME_MS}`,
         user: { id: stored?.id, email: 'alice@example.com', name: 'Alice' },
       });
       expect(Object.keys(session.user).sort()).toEqual(['email', 'id', 'name']);
@@ -97,16 +100,19 @@ describe('signUp', () => {
           isAdmin: true,
         }),
       );
-      expect(insertSpy).toHaveBeenCalledWith({
-        email: 'alice@example.com',
-        name: 'Alice',
-        passwordHash: `fake-hash:${PASSWORD}`,
-        createdAt: T0,
-        updatedAt: T0,
-      });
+      expect(insertSpy).toHaveBeenCalledWith(
+        {
+          email: 'alice@example.com',
+          name: 'Alice',
+          passwordHash: `fake-hash:${PASSWORD}`,
+          createdAt: T0,
+          updatedAt: T0,
+        },
+        { createdAt: T0, expiresAt: T0 + TOKEN_LIFETIME_MS },
+      );
       expect(session.user.id).not.toBe('attacker-chosen-id');
       expect(session).toStrictEqual({
-        token: `token:${session.user.id}`,
+        token: expect.stringMatching(new RegExp(`^token:${session.user.id}:`)),
         user: { id: session.user.id, email: 'alice@example.com', name: 'Alice' },
       });
       expect(await users.findById('attacker-chosen-id')).toBeNull();

@@ -18,8 +18,8 @@ export interface PublicUser {
   readonly name: string;
 }
 
-/** What signup and login return: a token for the user and the user's public shape. */
-export interface Session {
+/** What signup, login and refresh answer: a token of the user's session and the user's public shape. */
+export interface SignedIn {
   readonly token: string;
   readonly user: PublicUser;
 }

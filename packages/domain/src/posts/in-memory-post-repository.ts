@@ -122,6 +122,17 @@ export function createInMemoryPostRepository(): PostRepository {
       if (existing.published) published.remove(existing);
       return true;
     },
+    async deleteByAuthor(authorId) {
+      const own = byAuthor.get(authorId);
+      if (!own) return 0;
+      const posts = own.page(0, own.size).posts;
+      byAuthor.delete(authorId);
+      for (const post of posts) {
+        byId.delete(post.id);
+        if (post.published) published.remove(post);
+      }
+      return posts.length;
+    },
     async listPublished(offset, limit) {
       return published.page(offset, limit);
     },

@@ -22,4 +22,6 @@ export interface PostRepository {
   listByAuthor(authorId: string, offset: number, limit: number): Promise<{ posts: readonly Post[]; total: number }>;
   /** The number of posts whose `authorId` is `authorId`. */
   countByAuthor(authorId: string): Promise<number>;
+  /** Deletes every post whose `authorId` is `authorId` (an account being deleted); answers how many. */
+  deleteByAuthor(authorId: string): Promise<number>;
 }

@@ -16,6 +16,8 @@ export const domainErrorMessages = {
   InvalidToken: 'Invalid token',
   UserNoLongerExists: 'User no longer exists',
   PostNotFound: 'Post not found',
+  SessionNotFound: 'Session not found',
+  CurrentPasswordIncorrect: 'Current password is incorrect',
   AuthorIdNotYours: 'authorId must be your own user id',
   NotTheAuthor: 'Only the author can change this post',
   StoreUnavailable: 'Service unavailable',

@@ -1,4 +1,5 @@
 import type { PasswordHasher, TokenService } from '../accounts/ports.js';
+import { TOKEN_LIFETIME_MS } from '../accounts/session.js';
 import type { Clock } from '../shared/clock.js';
 
 /** A clock that moves only when told to. */
@@ -38,14 +39,31 @@ export function fakePasswordHasher(): PasswordHasher & { readonly calls: { hash:
   };
 }
 
-/** A token service whose tokens are `token:<userId>`; anything else fails verification. */
-export function fakeTokenService(): TokenService {
+/** The fake token service, which can also make the tokens issued before tokens named sessions. */
+export interface FakeTokenService extends TokenService {
+  /** A token of `userId` without a session (`sid`), issued at `issuedAt`, as tokens were before sessions. */
+  issueWithoutSession(userId: string, issuedAt: number): string;
+}
+
+/**
+ * A token service whose tokens are readable text, `token:<user>:<session>:<issued>:<expires>`
+ * (`token:<user>::<issued>:<expires>` without a session); anything else fails verification. With
+ * a clock, a token past its expiry fails too.
+ */
+export function fakeTokenService(clock?: Clock): FakeTokenService {
+  const format = (userId: string, sessionId: string, issuedAt: number, expiresAt: number) =>
+    `token:${userId}:${sessionId}:${issuedAt}:${expiresAt}`;
   return {
-    async issue(userId) {
-      return `token:${userId}`;
+    async issue({ userId, sessionId, issuedAt, expiresAt }) {
+      return format(userId, sessionId, issuedAt, expiresAt);
     },
+    issueWithoutSession: (userId, issuedAt) => format(userId, '', issuedAt, issuedAt + TOKEN_LIFETIME_MS),
     async verify(token) {
-      return token.startsWith('token:') && token.length > 'token:'.length ? token.slice('token:'.length) : null;
+      const match = /^token:([^:]+):([^:]*):(\d+):(\d+)$/.exec(token);
+      if (!match) return null;
+      const [, userId = '', sessionId = '', issuedAt, expiresAt] = match;
+      if (clock && Number(expiresAt) <= clock.now()) return null;
+      return { userId, sessionId: sessionId === '' ? null : sessionId, issuedAt: Number(issuedAt) };
     },
   };
 }

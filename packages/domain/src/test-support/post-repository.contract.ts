@@ -162,5 +162,17 @@ export function describePostRepositoryContract(
       expect(await posts.listByAuthor('ada', 0, 10)).toEqual({ posts: [], total: 0 });
       expect(await posts.countByAuthor('ada')).toBe(0);
     });
+
+    it("deletes every post of one author, drafts included, and nothing else", async () => {
+      const kept = await posts.insert(newPost({ authorId: 'bob' }));
+      for (let i = 0; i < 3; i++) await posts.insert(newPost({ authorId: 'ada', published: i !== 1, createdAt: T0 + i }));
+      expect(await posts.deleteByAuthor('ada')).toBe(3);
+      expect(await posts.listByAuthor('ada', 0, 10)).toEqual({ posts: [], total: 0 });
+      expect(await posts.listPublished(0, 10)).toStrictEqual({ posts: [kept], total: 1 });
+      expect(await posts.findById(kept.id)).toStrictEqual(kept);
+      expect(await posts.deleteByAuthor('ada')).toBe(0);
+      for (const other of ['Ada', 'ad', '', '.*', '{"$ne":null}']) expect(await posts.deleteByAuthor(other)).toBe(0);
+      expect(await posts.countByAuthor('bob')).toBe(1);
+    });
   });
 }

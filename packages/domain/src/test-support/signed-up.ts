@@ -2,13 +2,20 @@ import { createInMemoryUserRepository } from '../accounts/in-memory-user-reposit
 import { signUp } from '../accounts/sign-up.js';
 import { fakePasswordHasher, fakeTokenService, manualClock } from './fakes.js';
 
-/** Alice signed up on a fresh in-memory user store with fake tokens: the store, the token service, her session, and the deps of `currentUser`. */
+/** Alice's signup: the e-mail, name and password every domain test signs up with. */
+export const ALICE = { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery' } as const;
+
+/**
+ * Alice signed up on a fresh in-memory user store with fake tokens (which expire by the manual
+ * clock) and a fake hasher: the store, the fakes, her signup's answer, and the deps every account
+ * use case takes.
+ */
 export async function aliceSignedUp() {
   const users = createInMemoryUserRepository();
-  const tokens = fakeTokenService();
-  const session = await signUp(
-    { users, tokens, hasher: fakePasswordHasher(), clock: manualClock() },
-    { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery' },
-  );
-  return { users, tokens, session, deps: { users, tokens } };
+  const clock = manualClock();
+  const tokens = fakeTokenService(clock);
+  const hasher = fakePasswordHasher();
+  const deps = { users, tokens, clock, hasher };
+  const signedIn = await signUp(deps, ALICE);
+  return { users, tokens, clock, hasher, signedIn, deps };
 }

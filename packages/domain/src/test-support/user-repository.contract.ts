@@ -1,23 +1,33 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { UserRepository } from '../accounts/ports.js';
-import type { NewUser } from '../accounts/user.js';
+import type { NewSession, Session } from '../accounts/session.js';
+import type { NewUser, User } from '../accounts/user.js';
 import { isDomainError } from '../shared/errors.js';
 import { idsThatNameNothing } from './ids.js';
+
+const T0 = 1_767_225_600_000;
+const DAY = 24 * 60 * 60 * 1000;
 
 function newUser(overrides: Partial<NewUser> = {}): NewUser {
   return {
     email: 'alice@example.com',
     name: 'Alice',
     passwordHash: '$2b$12$abcdefghijklmnopqrstuu5Z7b7nU6ZqGQw0b0p8k0nqzJ1m5m7a',
-    createdAt: 1_767_225_600_000,
-    updatedAt: 1_767_225_600_000,
+    createdAt: T0,
+    updatedAt: T0,
     ...overrides,
   };
 }
 
+/** A session started at `createdAt`, living a week. */
+const sessionAt = (createdAt: number, lifetime = 7 * DAY): NewSession => ({ createdAt, expiresAt: createdAt + lifetime });
+
+/** Exactly the six fields of a stored user, never a session. */
+const USER_FIELDS = ['createdAt', 'email', 'id', 'name', 'passwordHash', 'updatedAt'];
+
 /**
- * The behaviour every `UserRepository` must have. `makeRepository` is called before each
- * test and must return a repository over an empty store.
+ * The behaviour every `UserRepository` must have, sessions included. `makeRepository` is called
+ * before each test and must return a repository over an empty store.
  */
 export function describeUserRepositoryContract(
   adapterName: string,
@@ -29,50 +39,256 @@ export function describeUserRepositoryContract(
       users = await makeRepository();
     });
 
-    it('stores a user and assigns a non-empty string id', async () => {
-      const user = await users.insert(newUser());
-      expect(user).toEqual({ ...newUser(), id: expect.any(String) });
-      expect(user.id.length).toBeGreaterThan(0);
+    /** Inserts a user (alice by default) with a first session at T0; answers both. */
+    const inserted = (overrides: Partial<NewUser> = {}, session = sessionAt(T0)) => users.insert(newUser(overrides), session);
+    const liveIds = async (userId: string, now = T0) => (await users.listSessions(userId, now)).map((s) => s.id);
+
+    describe('users', () => {
+      it('stores a user with its first session, assigning non-empty string ids', async () => {
+        const { user, session } = await inserted();
+        expect(user).toStrictEqual({ ...newUser(), id: expect.any(String) });
+        expect(session).toStrictEqual({ ...sessionAt(T0), id: expect.any(String) });
+        expect(user.id.length).toBeGreaterThan(0);
+        expect(session.id.length).toBeGreaterThan(0);
+        expect(await users.listSessions(user.id, T0)).toStrictEqual([session]);
+      });
+
+      it('finds a stored user by id and by e-mail, field for field, without its sessions', async () => {
+        const { user } = await inserted();
+        await users.startSession(user.id, sessionAt(T0 + 1), 20, T0 + 1);
+        for (const found of [await users.findById(user.id), await users.findByEmail('alice@example.com')]) {
+          expect(found).toStrictEqual(user);
+          expect(Object.keys(found as User).sort()).toEqual(USER_FIELDS);
+        }
+      });
+
+      it('gives distinct ids to distinct users and sessions', async () => {
+        const a = await inserted({ email: 'a@example.com' });
+        const b = await inserted({ email: 'b@example.com' });
+        expect(a.user.id).not.toBe(b.user.id);
+        expect(a.session.id).not.toBe(b.session.id);
+      });
+
+      it('answers null for an e-mail nobody has', async () => {
+        await inserted();
+        expect(await users.findByEmail('bob@example.com')).toBeNull();
+      });
+
+      it('answers null (or false) for ids that name no user, including malformed ones, and changes nothing', async () => {
+        const { user, session } = await inserted();
+        for (const id of idsThatNameNothing) {
+          expect(await users.findById(id)).toBeNull();
+          expect(await users.findWithSession(id, session.id, T0)).toBeNull();
+          expect(await users.startSession(id, sessionAt(T0), 20, T0)).toBeNull();
+          expect(await users.listSessions(id, T0)).toEqual([]);
+          expect(await users.extendSession(id, session.id, T0 + DAY, T0)).toBeNull();
+          expect(await users.endSessions(id, { sessions: { allExcept: null }, tokensWithoutSession: true }, T0)).toBeNull();
+          expect(await users.changePassword(id, 'hash', null, T0)).toBeNull();
+          expect(await users.update(id, { name: 'X', updatedAt: T0 })).toBeNull();
+          expect(await users.delete(id)).toBe(false);
+        }
+        expect(await users.findWithSession(user.id, session.id, T0)).toStrictEqual({ user, session, tokensWithoutSessionEndedAt: null });
+      });
+
+      it('refuses a second user with the same e-mail with EmailAlreadyInUse and keeps the first', async () => {
+        const first = await inserted();
+        const error = await inserted({ name: 'Mallory' }).catch((e: unknown) => e);
+        expect(isDomainError(error, 'EmailAlreadyInUse')).toBe(true);
+        expect(await users.findByEmail('alice@example.com')).toStrictEqual(first.user);
+        expect(await liveIds(first.user.id)).toEqual([first.session.id]);
+      });
+
+      it('lets exactly one of many concurrent inserts with one e-mail win', async () => {
+        const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => inserted({ name: `User ${i}` })));
+        const won = results.filter((r) => r.status === 'fulfilled');
+        const lost = results.filter((r) => r.status === 'rejected');
+        expect(won).toHaveLength(1);
+        expect(lost).toHaveLength(19);
+        for (const r of lost) expect(isDomainError(r.reason, 'EmailAlreadyInUse')).toBe(true);
+      });
+
+      it('changes the name and the e-mail; the old e-mail is free and the new one finds the user', async () => {
+        const { user, session } = await inserted();
+        const renamed = await users.update(user.id, { name: 'Alicia', updatedAt: T0 + 1 });
+        expect(renamed).toStrictEqual({ ...user, name: 'Alicia', updatedAt: T0 + 1 });
+        const moved = await users.update(user.id, { email: 'alicia@example.com', updatedAt: T0 + 2 });
+        expect(moved).toStrictEqual({ ...user, name: 'Alicia', email: 'alicia@example.com', updatedAt: T0 + 2 });
+        expect(await users.findByEmail('alicia@example.com')).toStrictEqual(moved);
+        expect(await users.findByEmail('alice@example.com')).toBeNull();
+        expect((await inserted({ name: 'New Alice' })).user.email).toBe('alice@example.com');
+        expect(await liveIds(user.id)).toEqual([session.id]);
+      });
+
+      it('refuses an e-mail another user has with EmailAlreadyInUse, changing nothing; its own e-mail is fine', async () => {
+        const alice = await inserted();
+        const bob = await inserted({ email: 'bob@example.com', name: 'Bob' });
+        const error = await users.update(alice.user.id, { name: 'Mallory', email: 'bob@example.com', updatedAt: T0 + 1 }).catch((e: unknown) => e);
+        expect(isDomainError(error, 'EmailAlreadyInUse')).toBe(true);
+        expect(await users.findById(alice.user.id)).toStrictEqual(alice.user);
+        expect(await users.findByEmail('bob@example.com')).toStrictEqual(bob.user);
+        expect(await users.update(alice.user.id, { email: 'alice@example.com', updatedAt: T0 + 2 })).toStrictEqual({ ...alice.user, updatedAt: T0 + 2 });
+      });
+
+      it('lets exactly one of concurrent moves to one e-mail win', async () => {
+        const movers = await Promise.all(Array.from({ length: 5 }, (_, i) => inserted({ email: `u${i}@example.com` })));
+        const results = await Promise.allSettled(movers.map(({ user }) => users.update(user.id, { email: 'taken@example.com', updatedAt: T0 + 1 })));
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        for (const r of results) if (r.status === 'rejected') expect(isDomainError(r.reason, 'EmailAlreadyInUse')).toBe(true);
+      });
+
+      it('deletes a user with its sessions once, and frees its e-mail', async () => {
+        const { user, session } = await inserted();
+        expect(await users.delete(user.id)).toBe(true);
+        expect(await users.findById(user.id)).toBeNull();
+        expect(await users.findByEmail('alice@example.com')).toBeNull();
+        expect(await users.findWithSession(user.id, session.id, T0)).toBeNull();
+        expect(await users.listSessions(user.id, T0)).toEqual([]);
+        expect(await users.delete(user.id)).toBe(false);
+        const again = await inserted();
+        expect(again.user.id).not.toBe(user.id);
+      });
     });
 
-    it('finds a stored user by id and by e-mail, field for field', async () => {
-      const user = await users.insert(newUser());
-      expect(await users.findById(user.id)).toEqual(user);
-      expect(await users.findByEmail('alice@example.com')).toEqual(user);
-    });
+    describe('sessions', () => {
+      it('reads a user and the live session a token names in one call', async () => {
+        const { user, session } = await inserted();
+        expect(await users.findWithSession(user.id, session.id, T0)).toStrictEqual({ user, session, tokensWithoutSessionEndedAt: null });
+        expect(await users.findWithSession(user.id, null, T0)).toStrictEqual({ user, session: null, tokensWithoutSessionEndedAt: null });
+        for (const unknown of ['nope', '', `${session.id}x`, '{"$ne":null}']) {
+          expect(await users.findWithSession(user.id, unknown, T0)).toStrictEqual({ user, session: null, tokensWithoutSessionEndedAt: null });
+        }
+      });
 
-    it('gives distinct ids to distinct users', async () => {
-      const a = await users.insert(newUser({ email: 'a@example.com' }));
-      const b = await users.insert(newUser({ email: 'b@example.com' }));
-      expect(a.id).not.toBe(b.id);
-    });
+      it('treats a session as gone from the moment it expires', async () => {
+        const { user, session } = await inserted();
+        expect((await users.findWithSession(user.id, session.id, session.expiresAt - 1))?.session).toStrictEqual(session);
+        expect((await users.findWithSession(user.id, session.id, session.expiresAt))?.session).toBeNull();
+        expect(await users.listSessions(user.id, session.expiresAt)).toEqual([]);
+      });
 
-    it('answers null for an e-mail nobody has', async () => {
-      await users.insert(newUser());
-      expect(await users.findByEmail('bob@example.com')).toBeNull();
-    });
+      it("does not find another user's session", async () => {
+        const alice = await inserted();
+        const bob = await inserted({ email: 'bob@example.com' });
+        expect((await users.findWithSession(alice.user.id, bob.session.id, T0))?.session).toBeNull();
+      });
 
-    it('answers null for ids that name no user, including malformed ones', async () => {
-      await users.insert(newUser());
-      for (const id of idsThatNameNothing) expect(await users.findById(id)).toBeNull();
-    });
+      it('starts sessions and lists the live ones newest first', async () => {
+        const { user, session } = await inserted();
+        const second = await users.startSession(user.id, sessionAt(T0 + 10), 20, T0 + 10);
+        const third = await users.startSession(user.id, sessionAt(T0 + 20), 20, T0 + 20);
+        expect(second).toStrictEqual({ ...sessionAt(T0 + 10), id: expect.any(String) });
+        expect(await users.listSessions(user.id, T0 + 20)).toStrictEqual([third, second, session]);
+      });
 
-    it('refuses a second user with the same e-mail with EmailAlreadyInUse and keeps the first', async () => {
-      const first = await users.insert(newUser());
-      const error = await users.insert(newUser({ name: 'Mallory' })).catch((e: unknown) => e);
-      expect(isDomainError(error, 'EmailAlreadyInUse')).toBe(true);
-      expect(await users.findByEmail('alice@example.com')).toEqual(first);
-    });
+      it('ends the oldest sessions past the bound, and never counts expired ones', async () => {
+        const { user, session: first } = await inserted();
+        const started: Session[] = [first];
+        for (let i = 1; i <= 4; i++) started.push((await users.startSession(user.id, sessionAt(T0 + i), 3, T0 + i)) as Session);
+        expect(await liveIds(user.id, T0 + 4)).toEqual([started[4], started[3], started[2]].map((s) => s?.id));
+        // A week later every one has expired: a new one has the account to itself, well under the bound.
+        const later = T0 + 8 * DAY;
+        const fresh = (await users.startSession(user.id, sessionAt(later), 3, later)) as Session;
+        expect(await liveIds(user.id, later)).toEqual([fresh.id]);
+      });
 
-    it('lets exactly one of many concurrent inserts with one e-mail win', async () => {
-      const results = await Promise.allSettled(
-        Array.from({ length: 20 }, (_, i) => users.insert(newUser({ name: `User ${i}` }))),
-      );
-      const won = results.filter((r) => r.status === 'fulfilled');
-      const lost = results.filter((r) => r.status === 'rejected');
-      expect(won).toHaveLength(1);
-      expect(lost).toHaveLength(19);
-      for (const r of lost) expect(isDomainError(r.reason, 'EmailAlreadyInUse')).toBe(true);
+      it('removes expired sessions from storage whenever it writes the account', async () => {
+        const { user, session } = await inserted({}, sessionAt(T0, DAY));
+        await users.startSession(user.id, sessionAt(T0 + 2 * DAY), 20, T0 + 2 * DAY);
+        // Asked about a moment it was still live: it is gone, not merely past its expiry.
+        expect((await users.findWithSession(user.id, session.id, T0 + 1))?.session).toBeNull();
+      });
+
+      it('removes expired sessions of every account on request', async () => {
+        const alice = await inserted({}, sessionAt(T0, DAY));
+        const bob = await inserted({ email: 'bob@example.com' }, sessionAt(T0, 3 * DAY));
+        await users.removeExpiredSessions(T0 + 2 * DAY);
+        expect((await users.findWithSession(alice.user.id, alice.session.id, T0 + 1))?.session).toBeNull();
+        expect((await users.findWithSession(bob.user.id, bob.session.id, T0 + 1))?.session).toStrictEqual(bob.session);
+      });
+
+      it('loses no session when many start at once', async () => {
+        const { user, session } = await inserted();
+        const started = await Promise.all(Array.from({ length: 19 }, (_, i) => users.startSession(user.id, sessionAt(T0 + i), 20, T0 + 20)));
+        expect(started.every((s) => s !== null)).toBe(true);
+        expect((await liveIds(user.id, T0 + 20)).sort()).toEqual([session, ...(started as Session[])].map((s) => s.id).sort());
+      });
+
+      it('keeps exactly the bound when more start at once than it allows', async () => {
+        const { user } = await inserted();
+        await Promise.all(Array.from({ length: 30 }, (_, i) => users.startSession(user.id, sessionAt(T0 + 1 + i), 20, T0 + 40)));
+        expect(await liveIds(user.id, T0 + 40)).toHaveLength(20);
+      });
+
+      it('extends a live session, and only a live one', async () => {
+        const { user, session } = await inserted();
+        const extended = await users.extendSession(user.id, session.id, session.expiresAt + DAY, T0 + DAY);
+        expect(extended).toStrictEqual({ ...session, expiresAt: session.expiresAt + DAY });
+        expect((await users.findWithSession(user.id, session.id, session.expiresAt + 1))?.session).toStrictEqual(extended);
+        expect(await users.extendSession(user.id, 'nope', T0 + 30 * DAY, T0)).toBeNull();
+        expect(await users.extendSession(user.id, session.id, T0 + 30 * DAY, session.expiresAt + DAY)).toBeNull();
+        await users.endSessions(user.id, { sessions: { only: session.id }, tokensWithoutSession: false }, T0);
+        expect(await users.extendSession(user.id, session.id, T0 + 30 * DAY, T0)).toBeNull();
+      });
+
+      it('ends one session by id and answers how many ended', async () => {
+        const { user, session } = await inserted();
+        const other = (await users.startSession(user.id, sessionAt(T0 + 1), 20, T0 + 1)) as Session;
+        const one = { sessions: { only: session.id }, tokensWithoutSession: false } as const;
+        expect(await users.endSessions(user.id, one, T0 + 2)).toBe(1);
+        expect(await liveIds(user.id, T0 + 2)).toEqual([other.id]);
+        expect(await users.endSessions(user.id, one, T0 + 3)).toBe(0);
+        expect((await users.findWithSession(user.id, null, T0 + 3))?.tokensWithoutSessionEndedAt).toBeNull();
+      });
+
+      it("never ends another account's session by its id", async () => {
+        const alice = await inserted();
+        const bob = await inserted({ email: 'bob@example.com' });
+        expect(await users.endSessions(alice.user.id, { sessions: { only: bob.session.id }, tokensWithoutSession: false }, T0)).toBe(0);
+        expect(await liveIds(bob.user.id)).toEqual([bob.session.id]);
+        expect(await liveIds(alice.user.id)).toEqual([alice.session.id]);
+      });
+
+      it('ends every session but one, or all, and ends tokens without a session when asked', async () => {
+        const { user, session } = await inserted();
+        for (let i = 1; i <= 3; i++) await users.startSession(user.id, sessionAt(T0 + i), 20, T0 + i);
+        expect(await users.endSessions(user.id, { sessions: { allExcept: session.id }, tokensWithoutSession: true }, T0 + 5)).toBe(3);
+        expect(await liveIds(user.id, T0 + 5)).toEqual([session.id]);
+        expect((await users.findWithSession(user.id, null, T0 + 5))?.tokensWithoutSessionEndedAt).toBe(T0 + 5);
+        expect(await users.endSessions(user.id, { sessions: { allExcept: null }, tokensWithoutSession: false }, T0 + 6)).toBe(1);
+        expect(await liveIds(user.id, T0 + 6)).toEqual([]);
+        expect(await users.endSessions(user.id, { sessions: 'none', tokensWithoutSession: true }, T0 + 7)).toBe(0);
+        expect((await users.findWithSession(user.id, null, T0 + 7))?.tokensWithoutSessionEndedAt).toBe(T0 + 7);
+      });
+
+      it('keeps every session started after an end of all others, and ends every one started before it', async () => {
+        const { user, session } = await inserted();
+        const before = await Promise.all(Array.from({ length: 5 }, (_, i) => users.startSession(user.id, sessionAt(T0 + 1 + i), 20, T0 + 10)));
+        const racing = Array.from({ length: 10 }, (_, i) => users.startSession(user.id, sessionAt(T0 + 20 + i), 20, T0 + 30));
+        const ended = users.endSessions(user.id, { sessions: { allExcept: session.id }, tokensWithoutSession: true }, T0 + 30);
+        const during = await Promise.all(racing);
+        const endedCount = (await ended) as number;
+        const after = await users.startSession(user.id, sessionAt(T0 + 40), 20, T0 + 40);
+        const live = new Set(await liveIds(user.id, T0 + 40));
+        // Nothing lost, nothing kept that ended: the five older ones are gone, the caller's and the
+        // later one live, and each racing one either ended with the rest or lives.
+        for (const s of before) expect(live.has((s as Session).id)).toBe(false);
+        expect(live.has(session.id) && live.has((after as Session).id)).toBe(true);
+        const racingLive = during.filter((s) => live.has((s as Session).id)).length;
+        expect(endedCount).toBe(5 + (10 - racingLive));
+        expect(live.size).toBe(2 + racingLive);
+      });
+
+      it('changes the password, keeping only the given session and ending tokens without a session', async () => {
+        const { user, session } = await inserted();
+        const other = (await users.startSession(user.id, sessionAt(T0 + 1), 20, T0 + 1)) as Session;
+        const changed = await users.changePassword(user.id, 'new-hash', other.id, T0 + 5);
+        expect(changed).toStrictEqual({ ...user, passwordHash: 'new-hash', updatedAt: T0 + 5 });
+        expect(await users.findByEmail('alice@example.com')).toStrictEqual(changed);
+        expect(await liveIds(user.id, T0 + 5)).toEqual([other.id]);
+        expect(await users.findWithSession(user.id, session.id, T0 + 5)).toStrictEqual({ user: changed, session: null, tokensWithoutSessionEndedAt: T0 + 5 });
+        await users.changePassword(user.id, 'newer-hash', null, T0 + 6);
+        expect(await liveIds(user.id, T0 + 6)).toEqual([]);
+      });
     });
   });
 }

@@ -1,0 +1,71 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createInMemoryAttemptLimiter } from './in-memory-attempt-limiter.js';
+import { rejection } from '../test-support/rejection.js';
+import { ALICE, aliceSignedUp } from '../test-support/signed-up.js';
+import { authenticate } from './authenticate.js';
+import { changePassword } from './change-password.js';
+import { logIn } from './log-in.js';
+
+const NEW_PASSWORD = 'a brand new passphrase';
+
+describe('changePassword', () => {
+  it('stores the new hash, keeps the caller\'s session and ends every other one and the tokens without a session', async () => {
+    const { deps, users, tokens, clock, signedIn } = await aliceSignedUp();
+    const phone = await logIn(deps, ALICE);
+    const legacy = tokens.issueWithoutSession(signedIn.user.id, clock.now() - 1000);
+    clock.advance(1);
+    const user = await changePassword(deps, phone.token, { currentPassword: ALICE.password, newPassword: NEW_PASSWORD });
+    expect(user).toStrictEqual(signedIn.user);
+    expect((await users.findById(user.id))?.passwordHash).toBe(`fake-hash:${NEW_PASSWORD}`);
+    await authenticate(deps, phone.token);
+    for (const ended of [signedIn.token, legacy]) expect((await rejection(authenticate(deps, ended))).code).toBe('InvalidToken');
+  });
+
+  it('lets only the new password log in', async () => {
+    const { deps, signedIn } = await aliceSignedUp();
+    await changePassword(deps, signedIn.token, { currentPassword: ALICE.password, newPassword: NEW_PASSWORD });
+    expect((await rejection(logIn(deps, ALICE))).code).toBe('InvalidCredentials');
+    await logIn(deps, { email: ALICE.email, password: NEW_PASSWORD });
+  });
+
+  it('refuses a wrong current password with CurrentPasswordIncorrect, changing nothing and ending nothing', async () => {
+    const { deps, users, signedIn } = await aliceSignedUp();
+    const phone = await logIn(deps, ALICE);
+    const hashSpy = vi.spyOn(deps.hasher, 'hash');
+    const error = await rejection(changePassword(deps, phone.token, { currentPassword: 'not it', newPassword: NEW_PASSWORD }));
+    expect([error.code, error.message]).toEqual(['CurrentPasswordIncorrect', 'Current password is incorrect']);
+    expect(hashSpy).not.toHaveBeenCalled();
+    expect((await users.findById(signedIn.user.id))?.passwordHash).toBe(`fake-hash:${ALICE.password}`);
+    await authenticate(deps, signedIn.token);
+  });
+
+  it("counts a wrong current password as a failed login of the account's e-mail: past the limit, 429 even for the right one", async () => {
+    const { deps, clock, signedIn } = await aliceSignedUp();
+    const failuresPerEmail = createInMemoryAttemptLimiter({ max: 2, windowSeconds: 60, clock });
+    const limited = { ...deps, loginLimits: { failuresPerEmail } };
+    for (let i = 0; i < 2; i++) {
+      expect((await rejection(changePassword(limited, signedIn.token, { currentPassword: `guess ${i}`, newPassword: NEW_PASSWORD }))).code).toBe(
+        'CurrentPasswordIncorrect',
+      );
+    }
+    const refused = await rejection(changePassword(limited, signedIn.token, { currentPassword: ALICE.password, newPassword: NEW_PASSWORD }));
+    expect([refused.code, refused.retryAfterSeconds]).toEqual(['TooManyAttempts', 60]);
+    // The same count as login's: logins of the e-mail are refused too.
+    expect((await rejection(logIn(limited, ALICE))).code).toBe('TooManyAttempts');
+  });
+
+  it('validates the new password by the signup rules, listing every problem, after the token', async () => {
+    const { deps, signedIn } = await aliceSignedUp();
+    const error = await rejection(changePassword(deps, signedIn.token, { currentPassword: '', newPassword: 'short' }));
+    expect(error.issues).toEqual([
+      { path: 'currentPassword', message: 'must not be empty' },
+      { path: 'newPassword', message: 'must be at least 8 characters' },
+    ]);
+    expect((await rejection(changePassword(deps, signedIn.token, { currentPassword: ALICE.password, newPassword: 'é'.repeat(37) }))).issues).toEqual([
+      { path: 'newPassword', message: 'must be at most 72 bytes in UTF-8' },
+    ]);
+    const readBody = vi.fn(() => ({}));
+    expect((await rejection(changePassword(deps, 'garbage', readBody))).code).toBe('InvalidToken');
+    expect(readBody).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,17 @@
+import { DomainError } from '../shared/errors.js';
+import { authenticate, type AuthenticateDeps } from './authenticate.js';
+
+/** What `DELETE /me/sessions/{id}` needs. */
+export type EndSessionDeps = AuthenticateDeps;
+
+/**
+ * Ends one live session of the caller's account, the caller's own included (docs/api.md,
+ * `DELETE /me/sessions/{id}`). Any id that is not a live session of this account (another
+ * account's included) is `SessionNotFound`, and nothing ends.
+ */
+export async function endSession(deps: EndSessionDeps, token: string | null, sessionId: string): Promise<void> {
+  const { user } = await authenticate(deps, token);
+  const ended = await deps.users.endSessions(user.id, { sessions: { only: sessionId }, tokensWithoutSession: false }, deps.clock.now());
+  if (ended === null) throw new DomainError('UserNoLongerExists');
+  if (ended === 0) throw new DomainError('SessionNotFound');
+}
