@@ -6,6 +6,7 @@ import type { HttpTarget } from './harness.js';
 import { describeListApi } from './list.suite.js';
 import { describeOpenPostsIgnoreCredentials } from './owned-posts.suite.js';
 import { describePostsApi } from './posts.suite.js';
+import { describeSessionsApi } from './sessions.suite.js';
 
 /**
  * The HTTP-level behaviour of the whole API (docs/api.md), written once and run
@@ -18,6 +19,7 @@ export function describeHttpApi(target: HttpTarget): void {
   describe(`HTTP API on ${target.label}`, { timeout: target.testTimeoutMs }, () => {
     const api = target.use();
     describeAccountsApi(api, target);
+    describeSessionsApi(api, target);
     describePostsApi(api, target);
     describeListApi(api, target);
     describeBodyRules(api, target);

@@ -9,7 +9,7 @@ export interface SessionDocument {
 
 /**
  * A user as stored: the domain's fields, with the id kept as the document's ObjectId, and the
- * account's sessions (oldest first) in the same document, so that checking a token is one read
+ * account's sessions (in the order they started) in the same document, so that checking a token is one read
  * and every change to an account's sessions is one atomic update of one document.
  */
 export interface UserDocument {

@@ -94,17 +94,12 @@ export class MongoUserRepository implements UserRepository {
     });
   }
 
-  /** Appends the session to the live ones and keeps the newest `maxPerUser` of them, in one update. */
+  /** Appends the session to the live ones and keeps the last `maxPerUser` of them, in one update. */
   async startSession(userId: string, newSession: NewSession, maxPerUser: number, now: number): Promise<Session | null> {
     const _id = toObjectId(userId);
     if (!_id) return null;
     const session = toSessionDocument(newSession);
-    const sessions = {
-      $slice: [
-        { $sortArray: { input: { $concatArrays: [liveSessions(now), [{ $literal: session }]] }, sortBy: { createdAt: 1 } } },
-        -Math.max(1, maxPerUser),
-      ],
-    };
+    const sessions = { $slice: [{ $concatArrays: [liveSessions(now), [{ $literal: session }]] }, -Math.max(1, maxPerUser)] };
     return callStore(async () => {
       const after = await this.#users.findOneAndUpdate({ _id }, [{ $set: { sessions } }], {
         returnDocument: 'after',
@@ -120,10 +115,7 @@ export class MongoUserRepository implements UserRepository {
     if (!_id) return [];
     return callStore(async () => {
       const document = await this.#users.findOne({ _id }, { projection: { sessions: 1 } });
-      return (document?.sessions ?? [])
-        .filter((session) => session.expiresAt > now)
-        .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
-        .map(toSession);
+      return (document?.sessions ?? []).filter((session) => session.expiresAt > now).reverse().map(toSession);
     });
   }
 

@@ -41,8 +41,12 @@ export async function authenticate(deps: AuthenticateDeps, token: string | null)
   return { user: found.user, session: found.session, tokenIssuedAt: claims.issuedAt };
 }
 
-/** Whether the token's session is live, or, for a token without one, whether such tokens still pass. */
+/**
+ * Whether the token's session is live, or, for a token without one, whether it was issued after
+ * the account last ended such tokens (a token carries whole seconds, so one from the very second
+ * they ended counts as ended: no token without a session is issued any more).
+ */
 function isLive(claims: TokenClaims, found: UserWithSession): boolean {
   if (claims.sessionId !== null) return found.session !== null;
-  return found.tokensWithoutSessionEndedAt === null || claims.issuedAt >= found.tokensWithoutSessionEndedAt;
+  return found.tokensWithoutSessionEndedAt === null || claims.issuedAt > found.tokensWithoutSessionEndedAt;
 }

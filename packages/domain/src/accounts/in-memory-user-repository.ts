@@ -4,7 +4,7 @@ import type { UserRepository } from './ports.js';
 import { endsSession, type NewSession, type Session } from './session.js';
 import type { NewUser, User } from './user.js';
 
-/** An account as this store keeps it: the user, its sessions oldest first, and when sessionless tokens ended. */
+/** An account as this store keeps it: the user, its sessions in the order they started, and when sessionless tokens ended. */
 interface Account {
   user: User;
   sessions: readonly Session[];
@@ -60,9 +60,7 @@ export function createInMemoryUserRepository(): UserRepository {
       const account = byId.get(userId);
       if (!account) return null;
       const started = newSession(session);
-      account.sessions = [...live(account.sessions, now), started]
-        .sort((a, b) => a.createdAt - b.createdAt)
-        .slice(-Math.max(1, maxPerUser));
+      account.sessions = [...live(account.sessions, now), started].slice(-Math.max(1, maxPerUser));
       return account.sessions.includes(started) ? started : null;
     },
     async listSessions(userId, now) {

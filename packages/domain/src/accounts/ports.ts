@@ -39,10 +39,12 @@ export interface UserRepository {
    */
   findWithSession(id: string, sessionId: string | null, now: number): Promise<UserWithSession | null>;
   /**
-   * Starts a session; past `maxPerUser` live sessions the oldest ones end. Null when the user is gone.
+   * Starts a session; past `maxPerUser` live sessions the ones started first end. Null when the
+   * user is gone. Sessions keep the order they were started in, which is what "oldest" and
+   * "newest" mean for them (two started in the same millisecond still have an order).
    */
   startSession(userId: string, session: NewSession, maxPerUser: number, now: number): Promise<Session | null>;
-  /** The user's live sessions, newest first. */
+  /** The user's live sessions, the last started first. */
   listSessions(userId: string, now: number): Promise<Session[]>;
   /** Moves a live session's expiry to `expiresAt`; null when it is not live (ended, expired, unknown). */
   extendSession(userId: string, sessionId: string, expiresAt: number, now: number): Promise<Session | null>;

@@ -1,0 +1,125 @@
+// Real inkwell processes on one MongoDB database, as operators run them: several instances
+// behind a load balancer, or one WEB_CONCURRENCY cluster. Suites about "one service on many
+// processes" describe their scenarios once and run them on both shapes.
+import { mongoTest, withTestMongo, type TestMongo } from '@inkwell/adapters-mongo/testing';
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
+import { TEST_JWT_SECRET } from './fixtures.js';
+import { spawnInkwell, type SpawnedInkwell } from './spawn-inkwell.js';
+
+/** One answer, read whole. */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: Record<string, unknown>;
+}
+
+/** One request on a connection of its own, so a cluster hands each one to its next worker. */
+export function call(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  // Framed by Content-Length: Node's client would send a DELETE's body without any framing.
+  const framing = text === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) };
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { method, agent: false, headers: { connection: 'close', ...framing, ...headers } });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : {} }));
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+/** The service under test: where the i-th request goes, and which processes served what. */
+export interface Service {
+  /** The base URL for the i-th request: alternating processes, or the one URL of a cluster. */
+  urlFor(i: number): string;
+  /** The processes that logged an answer to `method path`. */
+  servedBy(method: string, path: string): Set<unknown>;
+  /** How many distinct processes serve requests. */
+  readonly processes: number;
+}
+
+/** The JSON log lines of the given processes. */
+function logLines(...processes: SpawnedInkwell[]): Record<string, unknown>[] {
+  return processes.flatMap((spawned) =>
+    spawned.lines.flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    }),
+  );
+}
+
+/** The `pid` fields of the access lines for `method path` (a cluster's workers write theirs on every line). */
+function servedBy(lines: Record<string, unknown>[], method: string, path: string): Set<unknown> {
+  return new Set(lines.filter((line) => line.msg === 'request' && line.method === method && line.path === path).map((line) => line.pid));
+}
+
+/** The environment every process of the service runs with: the test database and signing secret, one hashing thread, and `extra`. */
+function serviceEnv(mongo: TestMongo, extra: Record<string, string>): Record<string, string> {
+  return { DB_URL: mongo.url, DB_DATABASE: mongo.database, JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...extra };
+}
+
+/** Two independent processes on one database; the i-th request goes to process i mod 2. */
+async function twoProcesses(mongo: TestMongo, env: Record<string, string>) {
+  const processes = [spawnInkwell(serviceEnv(mongo, env)), spawnInkwell(serviceEnv(mongo, env))];
+  const urls = await Promise.all(processes.map((spawned) => spawned.listening()));
+  expect(new Set(urls).size).toBe(2);
+  const service: Service = {
+    urlFor: (i) => urls[i % 2] as string,
+    // A process of its own logs no pid: its own lines name it.
+    servedBy: (method, path) =>
+      new Set(processes.filter((spawned) => servedBy(logLines(spawned), method, path).size > 0).map((spawned) => spawned.process.pid as number)),
+    processes: 2,
+  };
+  return { service, stop: async () => void (await Promise.all(processes.map((spawned) => spawned.kill()))) };
+}
+
+/** One WEB_CONCURRENCY=2 server; a new connection per request, which the primary hands to each worker in turn. */
+async function clusterOfTwo(mongo: TestMongo, env: Record<string, string>) {
+  const cluster = spawnInkwell(serviceEnv(mongo, { ...env, WEB_CONCURRENCY: '2' }));
+  const url = await cluster.listening();
+  // Both workers listen before the first request, so the primary hands connections to each in turn.
+  await vi.waitFor(() => expect(logLines(cluster).filter((line) => String(line.msg).startsWith('inkwell listening on'))).toHaveLength(2), {
+    timeout: 30_000,
+    interval: 50,
+  });
+  const service: Service = { urlFor: () => url, servedBy: (method, path) => servedBy(logLines(cluster), method, path), processes: 2 };
+  return { service, stop: () => cluster.kill() };
+}
+
+/**
+ * Runs `scenarios` against each shape of one service on its own test database: two independent
+ * processes with requests alternating between them, and one WEB_CONCURRENCY=2 server with a new
+ * connection per request. Every process runs with `env` on top of the test settings. Skipped,
+ * loudly, without a test MongoDB.
+ */
+export function describeOneService(name: string, env: Record<string, string>, scenarios: (service: () => Service) => void): void {
+  const shapes = [
+    { label: 'two independent processes on one database, requests alternating between them', start: twoProcesses },
+    { label: 'one WEB_CONCURRENCY=2 server on one database, a new connection per request', start: clusterOfTwo },
+  ];
+  for (const { label, start } of shapes) {
+    describe.skipIf(!mongoTest)(`${name}: ${label}`, () => {
+      let mongo: TestMongo | undefined;
+      let running: { service: Service; stop(): Promise<void> } | undefined;
+      beforeAll(async () => {
+        mongo = await withTestMongo();
+        running = await start(mongo, env);
+      }, 60_000);
+      afterAll(async () => {
+        await running?.stop();
+        await mongo?.cleanup();
+      });
+      scenarios(() => {
+        if (!running) throw new Error('describeOneService: no service outside a test');
+        return running.service;
+      });
+    });
+  }
+}
