@@ -8,13 +8,7 @@ export async function domainAsLibraryExample() {
     clock: { now: () => Date.now() },
     // Stand-ins for the example only: a real service hashes with bcrypt and signs real tokens.
     hasher: { dummyHash: '-', hash: async (pw: string) => `h:${pw}`, verify: async (pw: string, h: string) => h === `h:${pw}` },
-    tokens: {
-      issue: async ({ userId, sessionId, issuedAt }: inkwell.NewToken) => `t:${userId}:${sessionId}:${issuedAt}`,
-      verify: async (token: string) => {
-        const [scheme, userId = '', sessionId = '', issuedAt] = token.split(':');
-        return scheme === 't' ? { userId, sessionId, issuedAt: Number(issuedAt) } : null;
-      },
-    },
+    tokens: { issue: async (t: inkwell.NewToken) => JSON.stringify(t), verify: async (t: string) => JSON.parse(t) as inkwell.TokenClaims },
   };
   const { token } = await inkwell.signUp(deps, { email: 'grace@example.com', name: 'Grace', password: 'cobol forever' });
   const author = await inkwell.currentUser(deps, token);
