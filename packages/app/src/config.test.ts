@@ -117,6 +117,26 @@ describe('readConfig', () => {
     });
   });
 
+  describe('SESSIONS_MAX_PER_USER and SESSION_MAX_AGE_DAYS', () => {
+    it('default to 20 sessions and 30 days', () => {
+      expect(readConfig({}).sessions).toStrictEqual({ maxPerUser: 20, maxAgeDays: 30 });
+      expect(readConfig({ SESSIONS_MAX_PER_USER: '', SESSION_MAX_AGE_DAYS: '' }).sessions).toStrictEqual({ maxPerUser: 20, maxAgeDays: 30 });
+    });
+
+    it('read whole numbers from 1', () => {
+      expect(readConfig({ SESSIONS_MAX_PER_USER: '1', SESSION_MAX_AGE_DAYS: '365' }).sessions).toStrictEqual({ maxPerUser: 1, maxAgeDays: 365 });
+    });
+
+    it.each([
+      ['SESSIONS_MAX_PER_USER', '0', 'SESSIONS_MAX_PER_USER must be at least 1'],
+      ['SESSIONS_MAX_PER_USER', 'many', 'SESSIONS_MAX_PER_USER must be a whole number'],
+      ['SESSION_MAX_AGE_DAYS', '0', 'SESSION_MAX_AGE_DAYS must be at least 1'],
+      ['SESSION_MAX_AGE_DAYS', '7.5', 'SESSION_MAX_AGE_DAYS must be a whole number'],
+    ])('refuses %s=%j with one line naming it', (name, value, message) => {
+      expect(refusal({ [name]: value }).message).toBe(message);
+    });
+  });
+
   describe('POSTS_ACCESS', () => {
     it('is open by default: the contract as written', () => {
       expect(readConfig({}).postsAccess).toBe('open');

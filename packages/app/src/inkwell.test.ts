@@ -1,0 +1,42 @@
+import { fakePasswordHasher, manualClock } from '@inkwell/domain/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readConfig } from './config.js';
+import { createInkwell } from './inkwell.js';
+import { memoryStore } from './store.js';
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+describe('createInkwell', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('sweeps expired sessions out of the store every 10 minutes, and stops sweeping when closed', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const clock = manualClock();
+    const store = memoryStore();
+    const config = readConfig({ DB_URL: 'memory:', JWT_SECRET: 'a-test-secret-of-at-least-32-bytes-long', SESSION_MAX_AGE_DAYS: '1' });
+    const inkwell = await createInkwell(config, quiet, { store, clock, hasher: fakePasswordHasher() });
+    const signup = await inkwell.app.request('/auth/signup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'alice@example.com', name: 'Alice', password: 'correct horse' }),
+    });
+    const { user } = (await signup.json()) as { user: { id: string } };
+    const [session] = await store.users.listSessions(user.id, clock.now());
+    // Stored until a sweep: asked about a moment it was live, the store still has it.
+    const stored = async () => (await store.users.findWithSession(user.id, session?.id ?? '', clock.now() - DAY_MS))?.session ?? null;
+
+    clock.advance(DAY_MS);
+    await vi.advanceTimersByTimeAsync(10 * 60 * 1000 - 1);
+    expect(await stored()).not.toBeNull();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await stored()).toBeNull();
+
+    const sweep = vi.spyOn(store.users, 'removeExpiredSessions');
+    await inkwell.close();
+    await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
+    expect(sweep).not.toHaveBeenCalled();
+  });
+});
