@@ -1,27 +1,38 @@
 // Instructions per request on the server's main thread, counted by valgrind's callgrind: unlike
 // req/s on a shared 2-core machine, a count does not move with whatever else runs, so it shows
-// differences of a few per cent. For GET /posts/:id it counts, in turn, the node:http baseline,
-// the baseline's work behind a bare Hono route, inkwell with LOG_LEVEL=warn (no access line) and
-// inkwell as benchmarked (LOG_LEVEL=info), and inkwell as benchmarked with POSTS_ACCESS=owner
-// (the post read without a token, as anyone reads a published post). Each server runs under callgrind with instrumentation
-// off, takes a warm-up so V8 has optimised the request path, then the counted requests; the count
-// comes from a dump of that window alone. The warm-up matters: under valgrind V8's background
-// compiles finish late, and after 10 000 requests one run still counted inkwell 35k instructions
-// higher (a hot function not yet optimised); after 20 000, runs agree within about 1%. Writes
-// bench/results/instructions.json. Slow (about 2 minutes per server); not part of `pnpm bench`.
+// differences of a few per cent. For each endpoint it counts, in turn, the node:http baseline
+// (the same bytes, the same token check), the baseline's work behind a bare Hono route, inkwell
+// with LOG_LEVEL=warn (no access line), inkwell as benchmarked (LOG_LEVEL=info), inkwell as
+// benchmarked with POSTS_ACCESS=owner, and with --before, the same inkwell built from another
+// checkout. Each server runs under callgrind with instrumentation off, takes a warm-up so V8 has
+// optimised the request path, then the counted requests; the count comes from a dump of that
+// window alone. The warm-up matters: under valgrind V8's background compiles finish late, and after
+// 10 000 requests one run still counted inkwell 35k instructions higher (a hot function not yet
+// optimised); after 20 000, runs agree within about 1%. Slow (about 2 minutes per server and
+// endpoint); not part of `pnpm bench`. Writes bench/results/instructions.json (the raw folder
+// when --only or --before narrows it).
 //
-//   pnpm -s build && tsx bench/instructions.ts [--requests 2000] [--warmup 20000] [--only owner,info]
+//   pnpm -s build && tsx bench/instructions.ts [--endpoints post,list,me,create] [--requests 2000]
+//     [--warmup 20000] [--only baseline,info] [--before <built checkout>]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { BaselineFixture } from './baseline-server.js';
 import { captureFixture, type Endpoint } from './lib/fixtures.js';
-import { sendExpecting, sendMany } from './lib/http-client.js';
+import { sendExpecting, sendMany, type Call } from './lib/http-client.js';
 import { freePort, inkwellArgs, repositoryRoot, startServer, type ServerProcess } from './lib/processes.js';
 
 const { values } = parseArgs({
-  options: { requests: { type: 'string', default: '2000' }, warmup: { type: 'string', default: '20000' }, only: { type: 'string' } },
+  options: {
+    endpoints: { type: 'string', default: 'post,list,me,create' },
+    requests: { type: 'string', default: '2000' },
+    warmup: { type: 'string', default: '20000' },
+    only: { type: 'string' },
+    before: { type: 'string' },
+  },
 });
-/** `--only owner,info`: count only the servers whose names contain one of these; the results then go to the raw folder. */
+/** `--only owner,info`: count only the servers whose names contain one of these. */
 const only = values.only?.split(',');
 const REQUESTS = Number(values.requests);
 const WARMUP = Number(values.warmup);
@@ -30,26 +41,67 @@ const JWT_SECRET = 'bench-secret-0123456789abcdef-0123456789abcdef';
 // vgdb, which callgrind_control talks through, names its pipes after USER and HOST.
 const VGDB_ENV = { USER: 'bench', LOGNAME: 'bench', HOST: '127.0.0.1' };
 
-interface Variant {
-  readonly name: string;
-  readonly args: readonly string[];
-  readonly env: Record<string, string>;
-  /** Whether the server is inkwell, which must first create the post it is asked for. */
-  readonly createsPost?: boolean;
-}
-
-interface Count {
-  readonly name: string;
-  readonly mainThread: number;
-  readonly allThreads: number;
-}
-
 try {
   execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
 } catch {
   console.error('valgrind is not installed (Debian: apt-get install valgrind)');
   process.exit(1);
 }
+
+// ---------------------------------------------------------------------------------------------
+// What is counted
+
+/**
+ * Every server starts from the same state, which inkwell makes itself before the counted window: a
+ * fresh memory store gives the same first ids every time, so the author (the first user, whose token
+ * the authenticated requests carry) and the post are the same in every counted inkwell, and the
+ * baseline's fixtures, captured from an uncounted one, are the same bytes.
+ */
+const FIRST_ID = '000000000000000000000001';
+const signup = { email: 'author@example.com', name: 'Author', password: 'counted password' };
+const postBody = JSON.stringify({ title: 'Counted', body: 'x'.repeat(420), authorId: FIRST_ID, published: true });
+
+/** The counted endpoints, each with the request (given the author's token) and the baseline's work. */
+const ENDPOINTS: Record<string, (token: string) => Endpoint> = {
+  post: () => ({ name: 'GET /posts/:id', call: { method: 'GET', path: `/posts/${FIRST_ID}` }, work: 'stringify', wrk: { script: 'get', args: [] } }),
+  list: () => ({ name: 'GET /posts?page=1&perPage=20', call: { method: 'GET', path: '/posts?page=1&perPage=20' }, work: 'stringify', wrk: { script: 'get', args: [] } }),
+  me: (token) => ({ name: 'GET /me', call: { method: 'GET', path: '/me', headers: { Authorization: `Bearer ${token}` } }, work: 'verify-token', wrk: { script: 'get', args: [token] } }),
+  create: (token) => ({
+    name: 'POST /posts',
+    call: { method: 'POST', path: '/posts', headers: { Authorization: `Bearer ${token}` }, body: postBody },
+    work: 'verify-token-and-parse-body',
+    wrk: { script: 'post-json', args: [postBody, token] },
+  }),
+};
+const endpointKeys = (values.endpoints as string).split(',');
+for (const key of endpointKeys) if (!ENDPOINTS[key]) throw new Error(`unknown endpoint ${key}: use ${Object.keys(ENDPOINTS).join(', ')}`);
+
+/** A server to count. */
+interface Variant {
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly env: Record<string, string>;
+  /** Whether it is inkwell, which makes the author and the post itself before the counted window. */
+  readonly isInkwell: boolean;
+}
+
+const inkwell = (logLevel: string, postsAccess: 'open' | 'owner' = 'open', checkout?: string): Variant => ({
+  name: `inkwell${checkout ? ` before (${values.before})` : ''}, LOG_LEVEL=${logLevel}${postsAccess === 'owner' ? ', POSTS_ACCESS=owner' : ''}`,
+  args: checkout ? [...inkwellArgs.slice(0, -1), join(checkout, inkwellArgs.at(-1) as string)] : inkwellArgs,
+  env: { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel, POSTS_ACCESS: postsAccess },
+  isInkwell: true,
+});
+
+/** The author's token on `url`, and the post, made as every counted server's state. */
+async function prepare(url: string): Promise<string> {
+  const { token } = await sendExpecting<{ token: string }>(url, { method: 'POST', path: '/auth/signup', body: JSON.stringify(signup) }, 201);
+  const created = await sendExpecting<{ post: { id: string } }>(url, { method: 'POST', path: '/posts', headers: { Authorization: `Bearer ${token}` }, body: postBody }, 201);
+  if (created.post.id !== FIRST_ID) throw new Error(`the first post is ${created.post.id}, expected ${FIRST_ID}`);
+  return token;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counting
 
 async function startCounted(variant: Variant, outDir: string): Promise<ServerProcess> {
   rmSync(outDir, { recursive: true, force: true });
@@ -83,76 +135,76 @@ function readDump(outDir: string): { mainThread: number; allThreads: number } {
   return { mainThread, allThreads };
 }
 
-async function count(variant: Variant, path: string): Promise<Count> {
-  const outDir = `${rawDir}${variant.name.replace(/\W+/g, '-')}/`;
+interface Count {
+  readonly endpoint: string;
+  readonly name: string;
+  readonly mainThread: number;
+  readonly allThreads: number;
+}
+
+async function count(variant: Variant, key: string, baselineToken: string): Promise<Count> {
+  const outDir = `${rawDir}${key}-${variant.name.replace(/\W+/g, '-')}/`;
   const server = await startCounted(variant, outDir);
+  let endpoint: Endpoint;
   try {
-    if (variant.createsPost) {
-      // Created inside the counted process, before the counted window; in owner mode by its author.
-      const headers: Record<string, string> = variant.env.POSTS_ACCESS === 'owner' ? { Authorization: `Bearer ${await authorToken(server.url)}` } : {};
-      const created = `/posts/${(await sendExpecting<{ post: { id: string } }>(server.url, { ...post, headers }, 201)).post.id}`;
-      if (created !== path) throw new Error(`${variant.name} created ${created}, expected ${path}`);
-    }
-    const call = () => ({ method: 'GET', path });
-    await sendMany(server.url, WARMUP, 8, call, 200);
+    endpoint = (ENDPOINTS[key] as (token: string) => Endpoint)(variant.isInkwell ? await prepare(server.url) : baselineToken);
+    const call = (): Call => endpoint.call;
+    const expected = endpoint.call.method === 'POST' ? 201 : 200;
+    await sendMany(server.url, WARMUP, 8, call, expected);
     callgrindControl(server.pid, '-i', 'on');
-    await sendMany(server.url, REQUESTS, 8, call, 200);
+    await sendMany(server.url, REQUESTS, 8, call, expected);
     callgrindControl(server.pid, '-d');
   } finally {
     await server.stop();
   }
   const { mainThread, allThreads } = readDump(outDir);
-  const result = { name: variant.name, mainThread: mainThread / REQUESTS, allThreads: allThreads / REQUESTS };
-  console.log(`${variant.name}: ${(result.mainThread / 1000).toFixed(1)}k instructions per request on the main thread (${(result.allThreads / 1000).toFixed(1)}k in all threads)`);
+  const result = { endpoint: endpoint.name, name: variant.name, mainThread: mainThread / REQUESTS, allThreads: allThreads / REQUESTS };
+  console.log(
+    `${endpoint.name}, ${variant.name}: ${(result.mainThread / 1000).toFixed(1)}k instructions per request on the main thread (${(result.allThreads / 1000).toFixed(1)}k in all threads)`,
+  );
   return result;
 }
 
-const inkwell = (logLevel: string, postsAccess: 'open' | 'owner' = 'open'): Variant => ({
-  name: `inkwell, LOG_LEVEL=${logLevel}${postsAccess === 'owner' ? ', POSTS_ACCESS=owner' : ''}`,
-  args: inkwellArgs,
-  env: { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel, POSTS_ACCESS: postsAccess },
-  createsPost: true,
-});
+// ---------------------------------------------------------------------------------------------
+// The run
 
-/** Signs the post's author up (the first user of a fresh store) and returns the token. */
-async function authorToken(url: string): Promise<string> {
-  const signup = { email: 'author@example.com', name: 'Author', password: 'counted password' };
-  return (await sendExpecting<{ token: string }>(url, { method: 'POST', path: '/auth/signup', body: JSON.stringify(signup) }, 201)).token;
-}
-
-// The post and the baseline's fixture come from an uncounted inkwell: a fresh memory store gives
-// the same first id every time, so each counted inkwell creates the same post. Its author is the
-// first user's id, so that owner mode, where the author must be the caller, answers the same bytes.
-const FIRST_ID = '000000000000000000000001';
-const post = { method: 'POST', path: '/posts', body: JSON.stringify({ title: 'Counted', body: 'x'.repeat(420), authorId: FIRST_ID, published: true }) };
 mkdirSync(rawDir, { recursive: true });
+// The baseline's fixtures, from an uncounted inkwell in the same state: a POST answers a new post
+// each time, so its fixture is the answer to the first one after the state was made.
 const fixturesPath = `${rawDir}fixtures.json`;
-let path: string;
+let baselineToken: string;
 {
   const source = await startServer({ ...inkwell('info'), readyPath: '/health' }, await freePort());
   try {
-    path = `/posts/${(await sendExpecting<{ post: { id: string } }>(source.url, post, 201)).post.id}`;
-    const endpoint: Endpoint = { name: 'GET /posts/:id', call: { method: 'GET', path }, work: 'stringify', wrk: { script: 'get', args: [] } };
-    writeFileSync(fixturesPath, JSON.stringify({ jwtSecret: JWT_SECRET, fixtures: [await captureFixture(source.url, endpoint)] }));
+    baselineToken = await prepare(source.url);
+    const fixtures: BaselineFixture[] = [];
+    for (const key of endpointKeys) fixtures.push(await captureFixture(source.url, (ENDPOINTS[key] as (token: string) => Endpoint)(baselineToken)));
+    writeFileSync(fixturesPath, JSON.stringify({ jwtSecret: JWT_SECRET, fixtures }));
   } finally {
     await source.stop();
   }
 }
 
-const counts: Count[] = [];
-for (const variant of [
-  { name: 'baseline (node:http)', args: ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath], env: {} },
-  { name: 'bare Hono', args: ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath, '--hono'], env: {} },
+const beforeCheckout = values.before ? resolve(values.before) : undefined;
+const variants: Variant[] = [
+  { name: 'baseline (node:http)', args: ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath], env: {}, isInkwell: false },
+  { name: 'bare Hono', args: ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath, '--hono'], env: {}, isInkwell: false },
   inkwell('warn'),
+  ...(beforeCheckout ? [inkwell('info', 'open', beforeCheckout)] : []),
   inkwell('info'),
   inkwell('info', 'owner'),
-])
-  if (!only || only.some((part) => variant.name.includes(part))) counts.push(await count(variant, path));
+].filter((variant) => !only || only.some((part) => variant.name.includes(part)));
 
-const baseline = (counts[0] as Count).mainThread;
-console.log('\n| Server | Instructions per request (main thread) | ÷ baseline |\n|---|---:|---:|');
-for (const c of counts) console.log(`| ${c.name} | ${(c.mainThread / 1000).toFixed(1)}k | ${(c.mainThread / baseline).toFixed(2)}× |`);
+const counts: Count[] = [];
+for (const key of endpointKeys) for (const variant of variants) counts.push(await count(variant, key, baselineToken));
+
+console.log('\n| Endpoint | Server | Instructions per request (main thread) | ÷ baseline |\n|---|---|---:|---:|');
+for (const c of counts) {
+  const baseline = counts.find((other) => other.endpoint === c.endpoint && other.name.startsWith('baseline'));
+  console.log(`| ${c.endpoint} | ${c.name} | ${(c.mainThread / 1000).toFixed(1)}k | ${baseline ? `${(c.mainThread / baseline.mainThread).toFixed(2)}×` : '–'} |`);
+}
+const narrowed = only !== undefined || beforeCheckout !== undefined || values.endpoints !== 'post,list,me,create';
 writeFileSync(
-  only ? `${rawDir}instructions-only.json` : `${repositoryRoot}bench/results/instructions.json`,
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, path, requests: REQUESTS, warmup: WARMUP, counts }, null, 2)}\n`,
+  narrowed ? `${rawDir}instructions-narrowed.json` : `${repositoryRoot}bench/results/instructions.json`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, requests: REQUESTS, warmup: WARMUP, before: values.before ?? null, counts }, null, 2)}\n`,
 );

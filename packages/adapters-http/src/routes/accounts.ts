@@ -31,8 +31,8 @@ export function accountsRoutes(deps: HttpDeps) {
   const token = (c: Context) => bearerToken(requestHeader(c, 'authorization'));
   const body = (c: Context) => () => readJsonObject(c, deps.maxBodyBytes);
   return new Hono()
+    // `/me/*` is `/me` and every path under it (Hono's wildcard matches the empty rest too).
     .use('/auth/*', noStore)
-    .use('/me', noStore)
     .use('/me/*', noStore)
     .post('/auth/signup', async (c) => jsonResponse(c, await signUp(deps, await readJsonObject(c, deps.maxBodyBytes), client(c)), 201))
     .post('/auth/login', async (c) => jsonResponse(c, await logIn(deps, await readJsonObject(c, deps.maxBodyBytes), client(c)), 200))
