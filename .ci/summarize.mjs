@@ -26,7 +26,13 @@ for (const file of results.filter((f) => f.status === 'failed')) {
 }
 
 const passed = report.numPassedTests ?? 0;
-const failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+// Failed tests as vitest counts them, plus once each a file that failed without a failed test
+// (it failed to load, or a hook failed): vitest's numFailedTestSuites is no such count, since it
+// also counts every describe around a failed test.
+const failedWithoutATest = results.filter(
+  (file) => file.status === 'failed' && !file.assertionResults.some((t) => t.status === 'failed'),
+).length;
+const failed = (report.numFailedTests ?? 0) + failedWithoutATest;
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 const ok = failed === 0 && report.success !== false && vitestStatus === '0' && passed > 0;
 console.log(`${passed} passed, ${ok ? failed : Math.max(failed, 1)} failed, ${skipped} skipped`);

@@ -40,22 +40,30 @@ export interface RawConnection {
   /** Bytes handed to the socket so far. */
   readonly written: () => number;
   write(data: string | Buffer): boolean;
+  /** With `readLater`, starts reading what the kernel has kept; otherwise reading has begun already. */
+  startReading(): void;
 }
 
 /**
  * Opens a raw connection to 127.0.0.1:`port`. With `halfOpen`, the client keeps its side open
- * (and may keep sending) after the server's FIN, as an uploading client does.
+ * (and may keep sending) after the server's FIN, as an uploading client does. With `readLater`,
+ * it reads nothing until `startReading()`: what the server sends stays in the kernel, where a
+ * reset can still discard it, as for a client that writes its whole request before reading.
  */
-export function rawConnection(port: number, options: { halfOpen?: boolean } = {}): Promise<RawConnection> {
+export function rawConnection(port: number, options: { halfOpen?: boolean; readLater?: boolean } = {}): Promise<RawConnection> {
   return new Promise((resolve, reject) => {
     const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: options.halfOpen ?? false });
     let text = '';
     let written = 0;
     const waiters = new Set<() => void>();
-    socket.on('data', (chunk: Buffer) => {
+    const read = (chunk: Buffer) => {
       text += chunk.toString('latin1');
       for (const wake of waiters) wake();
-    });
+    };
+    // Paused before it connects, a socket never starts reading from the kernel (not even into
+    // its own buffer) until it is resumed.
+    if (options.readLater) socket.pause();
+    else socket.on('data', read);
     const closed = new Promise<number>((done) => {
       const finish = () => done(performance.now());
       socket.once('end', finish);
@@ -76,6 +84,11 @@ export function rawConnection(port: number, options: { halfOpen?: boolean } = {}
         write: (data) => {
           written += typeof data === 'string' ? Buffer.byteLength(data, 'latin1') : data.byteLength;
           return socket.write(data);
+        },
+        startReading: () => {
+          if (socket.listenerCount('data') > 0) return;
+          socket.on('data', read);
+          socket.resume();
         },
         response: (timeoutMs = 10_000) =>
           new Promise<RawResponse>((done, fail) => {

@@ -2,25 +2,25 @@ import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type Out
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
-/** How long, and for how many bytes, a closing connection keeps reading what the client still sends. */
+/**
+ * How long a closing connection keeps reading what the client still sends: bounded by time, as
+ * nginx bounds its lingering close, and not by bytes (see docs/security.md).
+ */
 export interface LingerBounds {
-  /** Time from the answer to the socket's end, at most. */
+  /** Time from the answer to the socket's end, at most, however steadily the client sends (nginx's `lingering_time`). */
   readonly maxMs: number;
-  /** Bytes read and discarded after the answer, at most. */
-  readonly maxBytes: number;
+  /** Time the client may send nothing before the socket ends (nginx's `lingering_timeout`). */
+  readonly idleMs: number;
 }
 
 /**
- * The production bounds: long enough for a client that writes its whole body before reading
- * (a browser's or fetch's upload a few MiB past the 1 MiB limit, on a slow link) to finish and
- * read the answer; short and small enough that a client that never stops sending holds a
- * socket for seconds, not for as long as it likes. nginx lingers up to 30 s; we prefer to let
- * an endless sender go sooner.
+ * The production bounds, nginx's defaults, which match the server's own timeouts: a client gets
+ * as long to finish sending a refused body as it had to send a whole request (30 s, the request
+ * timeout), and may pause as long as a kept-alive connection may idle (5 s). A byte bound would
+ * cut clients that are merely finishing an upload on a fast link, and protect nothing: what is
+ * read is dropped at once, so memory does not grow, and the time bound already frees the socket.
  */
-export const DEFAULT_LINGER: LingerBounds = { maxMs: 5_000, maxBytes: 8 * 1024 * 1024 };
-
-/** How often the byte bound is checked: the HTTP parser reads the socket itself, so its byte count is polled. */
-const CHECK_EVERY_MS = 50;
+export const DEFAULT_LINGER: LingerBounds = { maxMs: 30_000, idleMs: 5_000 };
 
 const lingering = new WeakSet<Duplex>();
 
@@ -28,10 +28,11 @@ const lingering = new WeakSet<Duplex>();
  * Closes `socket` the way nginx's lingering close does, after an answer has been written to it:
  * sends FIN once the answer is out, then keeps reading and discarding whatever the client still
  * sends, and destroys the socket when the client is done (it ends its side, or `request`'s body
- * ends) or at the bounds. Destroying a socket while the client's bytes still arrive makes the
- * kernel answer them with a reset, and a reset can discard the answer from the client's receive
- * buffer before the client reads it: a client that writes its whole body before reading would
- * see `EPIPE` instead of the answer. Calling it again on the same socket does nothing.
+ * ends), when it has sent nothing for `idleMs`, or `maxMs` after the answer. Destroying a socket
+ * while the client's bytes still arrive makes the kernel answer them with a reset, and a reset
+ * discards the answer from the client's receive buffer if the client has not read it yet: a
+ * client that writes its whole body before reading would see `EPIPE` instead of the answer.
+ * Calling it again on the same socket does nothing.
  */
 export function lingeringClose(socket: Duplex, bounds: LingerBounds, request?: IncomingMessage): void {
   if (lingering.has(socket) || socket.destroyed) return;
@@ -42,17 +43,14 @@ export function lingeringClose(socket: Duplex, bounds: LingerBounds, request?: I
     if (socket.writableFinished) socket.destroy();
     else socket.once('finish', () => socket.destroy());
   };
-  const startedAt = bytesRead(socket);
-  const byteCheck = setInterval(() => {
-    if (bytesRead(socket) - startedAt > bounds.maxBytes) socket.destroy();
-  }, CHECK_EVERY_MS);
-  const timeLimit = setTimeout(() => socket.destroy(), bounds.maxMs);
-  byteCheck.unref();
+  const cut = () => socket.destroy();
+  const timeLimit = setTimeout(cut, bounds.maxMs);
   timeLimit.unref();
-  socket.once('close', () => {
-    clearInterval(byteCheck);
-    clearTimeout(timeLimit);
-  });
+  socket.once('close', () => clearTimeout(timeLimit));
+  // A socket's own timeout is idle time: every read restarts it, the HTTP parser's reads
+  // included (they bypass 'data' events, so Node restarts it for them).
+  (socket as Partial<Pick<Socket, 'setTimeout'>>).setTimeout?.(bounds.idleMs);
+  socket.once('timeout', cut);
   socket.once('end', destroyWhenWritten);
   if (request) {
     request.once('end', destroyWhenWritten);
@@ -60,10 +58,6 @@ export function lingeringClose(socket: Duplex, bounds: LingerBounds, request?: I
     request.resume();
   }
   socket.end();
-}
-
-function bytesRead(socket: Duplex): number {
-  return (socket as Partial<Socket>).bytesRead ?? 0;
 }
 
 /**

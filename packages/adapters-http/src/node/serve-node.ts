@@ -36,7 +36,7 @@ export interface ServeNodeOptions {
   /** 0 picks a free port. */
   readonly port: number;
   readonly timeouts?: Partial<ServerTimeouts>;
-  /** How long and how much a closing connection reads after an early answer. */
+  /** How long a closing connection keeps reading after an early answer. */
   readonly linger?: Partial<LingerBounds>;
 }
 
