@@ -11,7 +11,7 @@ export async function domainAsLibraryExample() {
     tokens: { issue: async (t: inkwell.NewToken) => JSON.stringify(t), verify: async (t: string) => JSON.parse(t) as inkwell.TokenClaims },
   };
   const { token } = await inkwell.signUp(deps, { email: 'grace@example.com', name: 'Grace', password: 'cobol forever' });
-  const author = await inkwell.currentUser(deps, token);
+  const author = await inkwell.currentUser(deps, inkwell.bearer(token));
   await inkwell.createPost(deps, { title: 'Imported', body: 'From a batch job', authorId: author.id, published: true });
   const rejected = await inkwell.createPost(deps, { title: '' }).catch((error: unknown) => error);
   const page = await inkwell.listPublishedPosts(deps, { perPage: '10' });

@@ -21,8 +21,13 @@ const storeCalls: readonly {
   },
   {
     name: 'DELETE /posts/{id}',
-    method: 'posts.delete',
+    method: 'posts.findById',
     send: (api) => api.request('/posts/000000000000000000000001', { method: 'DELETE' }),
+  },
+  {
+    name: 'DELETE /posts/{id} (delete)',
+    method: 'posts.delete',
+    send: async (api) => api.request(`/posts/${(await api.createPost()).id}`, { method: 'DELETE' }),
   },
   { name: 'POST /auth/signup', method: 'users.findByEmail', send: (api) => api.send('POST', '/auth/signup', alice) },
   { name: 'POST /auth/signup (insert)', method: 'users.insert', send: (api) => api.send('POST', '/auth/signup', alice) },

@@ -1,3 +1,4 @@
+import { openPostAccess } from '@inkwell/domain';
 import { Hono } from 'hono';
 import { accountsRoutes } from './routes/accounts.js';
 import { corsPolicy } from './middleware/cors-policy.js';
@@ -25,10 +26,11 @@ export function createHttpApp(deps: HttpDeps) {
   // `GET /me/posts` exists only where posts have owners; elsewhere it is an unknown path like
   // any other (404). The type always includes it, so `AppType` and the typed client describe
   // every route a server can have.
+  const access = deps.postAccess ?? openPostAccess;
   const ownPosts = ownPostsRoutes(deps);
-  const withOwnPosts = deps.postAccess?.postsHaveOwners ? routes.route('/', ownPosts) : (routes as RoutesWith<typeof routes, typeof ownPosts>);
+  const withOwnPosts = access.postsHaveOwners ? routes.route('/', ownPosts) : (routes as RoutesWith<typeof routes, typeof ownPosts>);
   // Outside the typed chain on purpose: the docs are for people, not part of `AppType`'s API.
-  if (deps.apiDocs !== false) app.route('/', docsRoutes(deps.postAccess?.mode));
+  if (deps.apiDocs !== false) app.route('/', docsRoutes(access));
 
   // No route took the request: 405 with Allow when the path is known, else 404 (see method-not-allowed.ts).
   const methodsOn = allowedMethods(app);

@@ -1,12 +1,15 @@
+// @inkwell/domain: what a service built on inkwell's rules needs, and nothing else: the use cases
+// and their deps, the ports to implement, the entities, the errors, the schemas, and the in-memory
+// adapters. Test helpers and the contract suites are in `@inkwell/domain/testing`.
+
 // Errors and validation
 export { DomainError, domainErrorMessages, isDomainError } from './shared/errors.js';
 export type { DomainErrorCode, ValidationIssue } from './shared/errors.js';
-export { parseInput, toValidationIssues } from './shared/validation.js';
+export { parseInput } from './shared/validation.js';
 export type { Clock } from './shared/clock.js';
 
-// Accounts
+// Accounts: entities, sessions and ports
 export type { User, NewUser, PublicUser, SignedIn } from './accounts/user.js';
-export { toPublicUser } from './accounts/user.js';
 export type { Session, NewSession, PublicSession, SessionRules, SessionsToEnd } from './accounts/session.js';
 export { DEFAULT_SESSION_RULES, TOKEN_LIFETIME_MS, endsSession } from './accounts/session.js';
 export type {
@@ -18,8 +21,13 @@ export type {
   TokenClaims,
   NewToken,
 } from './accounts/ports.js';
+export type { AttemptLimiter, AttemptVerdict } from './accounts/attempt-limiter.js';
+export type { ClientContext } from './accounts/client-context.js';
+export { NO_CREDENTIALS, OTHER_CREDENTIALS, bearer, type Credentials } from './accounts/credentials.js';
+export { ANONYMOUS, type Caller } from './accounts/caller.js';
+
+// Accounts: schemas
 export {
-  EmailSchema,
   SignUpSchema,
   LogInSchema,
   LogOutSchema,
@@ -27,10 +35,6 @@ export {
   UpdateAccountSchema,
   DeleteAccountSchema,
   LOGOUT_SCOPES,
-  NAME_MAX_LENGTH,
-  PASSWORD_MAX_BYTES,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
 } from './accounts/schemas.js';
 export type {
   SignUpInput,
@@ -41,17 +45,12 @@ export type {
   UpdateAccountInput,
   DeleteAccountInput,
 } from './accounts/schemas.js';
+export { PublicUserSchema, SignedInSchema, PublicSessionSchema } from './accounts/response-schemas.js';
+
+// Accounts: use cases
 export { signUp, type SignUpDeps, type SignupLimits } from './accounts/sign-up.js';
 export { logIn, type LogInDeps } from './accounts/log-in.js';
 export type { LoginLimits, PasswordAttemptDeps } from './accounts/password-attempt.js';
-export type { ClientContext } from './accounts/client-context.js';
-export type { AttemptLimiter, AttemptVerdict } from './accounts/attempt-limiter.js';
-export {
-  createInMemoryAttemptLimiter,
-  DEFAULT_MAX_TRACKED_KEYS,
-  type InMemoryAttemptLimiter,
-  type InMemoryAttemptLimiterOptions,
-} from './accounts/in-memory-attempt-limiter.js';
 export { authenticate, type AuthenticateDeps, type Authenticated } from './accounts/authenticate.js';
 export { currentUser, type CurrentUserDeps } from './accounts/current-user.js';
 export { logOut, type LogOutDeps } from './accounts/log-out.js';
@@ -61,24 +60,18 @@ export { refreshSession, type RefreshSessionDeps } from './accounts/refresh-sess
 export { changePassword, type ChangePasswordDeps } from './accounts/change-password.js';
 export { updateAccount, type UpdateAccountDeps } from './accounts/update-account.js';
 export { deleteAccount, type DeleteAccountDeps } from './accounts/delete-account.js';
-export { ANONYMOUS, authenticateCaller, isPending, resolveCaller, type Caller, type CallerSource } from './accounts/caller.js';
-export { createInMemoryUserRepository } from './accounts/in-memory-user-repository.js';
-export { PublicUserSchema, SignedInSchema, PublicSessionSchema } from './accounts/response-schemas.js';
 
-// Posts
-export type { Post, NewPost, PostChanges, Pagination, PostPage } from './posts/post.js';
-export { comparePostsNewestFirst } from './posts/post.js';
-export type { PostRepository } from './posts/ports.js';
+// Accounts: in-memory adapters
+export { createInMemoryUserRepository } from './accounts/in-memory-user-repository.js';
 export {
-  CreatePostSchema,
-  CreateOwnPostSchema,
-  UpdatePostSchema,
-  ListPostsQuerySchema,
-  TITLE_MAX_LENGTH,
-  PER_PAGE_DEFAULT,
-  PER_PAGE_MAX,
-} from './posts/schemas.js';
-export type { CreatePostInput, CreateOwnPostInput, UpdatePostInput, ListPostsQuery } from './posts/schemas.js';
+  createInMemoryAttemptLimiter,
+  type InMemoryAttemptLimiter,
+  type InMemoryAttemptLimiterOptions,
+} from './accounts/in-memory-attempt-limiter.js';
+
+// Posts: entities, port, access
+export type { Post, NewPost, PostChanges, Pagination, PostPage } from './posts/post.js';
+export type { PostRepository } from './posts/ports.js';
 export {
   POST_ACCESS_MODES,
   openPostAccess,
@@ -87,11 +80,19 @@ export {
   type PostAccessMode,
   type PostAccessPolicy,
 } from './posts/post-access.js';
+
+// Posts: schemas
+export { CreatePostSchema, CreateOwnPostSchema, UpdatePostSchema, ListPostsQuerySchema } from './posts/schemas.js';
+export type { CreatePostInput, CreateOwnPostInput, UpdatePostInput, ListPostsQuery } from './posts/schemas.js';
+export { PostSchema, PaginationSchema, PostPageSchema } from './posts/response-schemas.js';
+
+// Posts: use cases
 export { listPublishedPosts, type ListPublishedPostsDeps } from './posts/list-published-posts.js';
 export { getPost, type GetPostDeps } from './posts/get-post.js';
 export { createPost, type CreatePostDeps } from './posts/create-post.js';
 export { updatePost, type UpdatePostDeps } from './posts/update-post.js';
 export { deletePost, type DeletePostDeps } from './posts/delete-post.js';
 export { listOwnPosts, type ListOwnPostsDeps } from './posts/list-own-posts.js';
+
+// Posts: in-memory adapter
 export { createInMemoryPostRepository } from './posts/in-memory-post-repository.js';
-export { PostSchema, PaginationSchema, PostPageSchema } from './posts/response-schemas.js';

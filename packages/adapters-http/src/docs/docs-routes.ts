@@ -1,4 +1,4 @@
-import type { PostAccessMode } from '@inkwell/domain';
+import type { PostAccessPolicy } from '@inkwell/domain';
 import { Hono } from 'hono';
 import {
   DOCS_CONTENT_SECURITY_POLICY,
@@ -21,13 +21,13 @@ const ASSET_CACHE_CONTROL = 'public, max-age=86400';
  * from the installed `swagger-ui-dist`, never a CDN, so the page works with no internet.
  * The document describes the server's access mode, and is built once, on first request.
  */
-export function docsRoutes(postsAccess: PostAccessMode = 'open') {
+export function docsRoutes(postAccess: PostAccessPolicy) {
   let documentText: Promise<string> | undefined;
   const app = new Hono()
     .get('/openapi.json', async (c) => {
       // Loaded on first request, so the converter costs nothing at start or when nobody asks.
       documentText ??= import('../openapi/document.js').then(({ createOpenApiDocument }) =>
-        JSON.stringify(createOpenApiDocument(postsAccess)),
+        JSON.stringify(createOpenApiDocument(postAccess.mode)),
       );
       return c.body(await documentText, 200, { 'Content-Type': 'application/json' });
     })

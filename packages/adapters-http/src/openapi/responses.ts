@@ -1,5 +1,4 @@
-import { domainErrorMessages, toValidationIssues, type DomainErrorCode } from '@inkwell/domain';
-import * as v from 'valibot';
+import { domainErrorMessages, isDomainError, parseInput, type DomainErrorCode, type ValidationIssue } from '@inkwell/domain';
 import { httpFailures, type HttpFailure } from '../http-errors.js';
 import { ref } from './components.js';
 import type { AnySchema, JsonSchema } from './converter.js';
@@ -56,11 +55,9 @@ export function errorResponse(description: string, failures: readonly Failure[],
  * `invalidSample`, so its issues are real. Operations with a body can also answer `Invalid JSON body`.
  */
 export function badRequest(schema: AnySchema, invalidSample: unknown, hasBody: boolean): OpenApiResponse {
-  const result = v.safeParse(schema, invalidSample);
-  if (result.success) throw new Error(`openapi: the invalid sample ${JSON.stringify(invalidSample)} passes validation`);
   const validation: OpenApiExample = {
     summary: domainErrorMessages.ValidationFailed,
-    value: { error: domainErrorMessages.ValidationFailed, issues: toValidationIssues(result.issues) },
+    value: { error: domainErrorMessages.ValidationFailed, issues: issuesOf(schema, invalidSample) },
   };
   if (!hasBody) {
     return json('The query fails validation (every problem is listed).', ref('ValidationError'), {
@@ -71,6 +68,17 @@ export function badRequest(schema: AnySchema, invalidSample: unknown, hasBody: b
   return json('The body is not a JSON object, or fails validation (every problem is listed).', validationOrError, {
     examples: Object.fromEntries([['ValidationFailed', validation], errorExample('InvalidJsonBody')]),
   });
+}
+
+/** The issues the domain reports for `invalidSample`, validated as its use cases validate. */
+function issuesOf(schema: AnySchema, invalidSample: unknown): readonly ValidationIssue[] {
+  try {
+    parseInput(schema, invalidSample);
+  } catch (error) {
+    if (isDomainError(error, 'ValidationFailed') && error.issues) return error.issues;
+    throw error;
+  }
+  throw new Error(`openapi: the invalid sample ${JSON.stringify(invalidSample)} passes validation`);
 }
 
 /** A required JSON request body of the named component, with an example. */

@@ -1,5 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import { DomainError } from '../shared/errors.js';
+import type { Credentials } from './credentials.js';
 import type { TokenClaims, TokenService, UserRepository, UserWithSession } from './ports.js';
 import type { Session } from './session.js';
 import type { User } from './user.js';
@@ -20,18 +21,18 @@ export interface Authenticated {
 }
 
 /**
- * The account a token belongs to, by the `GET /me` rules in their order (docs/api.md, `GET /me`
- * and Sessions): `token` null (no bearer credentials) is `MissingAuthorization`; a token that
- * fails verification is `InvalidToken`; a valid token whose user is gone is `UserNoLongerExists`;
+ * The account whose token was presented, by the `GET /me` rules in their order (docs/api.md,
+ * `GET /me` and Sessions): no credentials, or credentials that are not a bearer token, are
+ * `MissingAuthorization`; a token that fails verification is `InvalidToken`; a valid token whose user is gone is `UserNoLongerExists`;
  * a token of a session that ended, expired or never existed is `InvalidToken`, and so is a token
  * without a session once the account ended those. The user and the session are one read, so the
  * check costs what looking the user up alone did, and nothing is cached: a session ended on any
  * process is refused on the very next request.
  */
-export async function authenticate(deps: AuthenticateDeps, token: string | null): Promise<Authenticated> {
-  if (token === null) throw new DomainError('MissingAuthorization');
+export async function authenticate(deps: AuthenticateDeps, credentials: Credentials): Promise<Authenticated> {
+  if (credentials.scheme !== 'bearer') throw new DomainError('MissingAuthorization');
 
-  const claims = await deps.tokens.verify(token);
+  const claims = await deps.tokens.verify(credentials.token);
   if (claims === null) throw new DomainError('InvalidToken');
 
   const found = await deps.users.findWithSession(claims.userId, claims.sessionId, deps.clock.now());

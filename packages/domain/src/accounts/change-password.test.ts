@@ -1,3 +1,4 @@
+import { bearer } from './credentials.js';
 import { describe, expect, it, vi } from 'vitest';
 import { createInMemoryAttemptLimiter } from './in-memory-attempt-limiter.js';
 import { rejection } from '../test-support/rejection.js';
@@ -14,16 +15,16 @@ describe('changePassword', () => {
     const phone = await logIn(deps, ALICE);
     const legacy = tokens.issueWithoutSession(signedIn.user.id, clock.now() - 1000);
     clock.advance(1);
-    const user = await changePassword(deps, phone.token, { currentPassword: ALICE.password, newPassword: NEW_PASSWORD });
+    const user = await changePassword(deps, bearer(phone.token), { currentPassword: ALICE.password, newPassword: NEW_PASSWORD });
     expect(user).toStrictEqual(signedIn.user);
     expect((await users.findById(user.id))?.passwordHash).toBe(`fake-hash:${NEW_PASSWORD}`);
-    await authenticate(deps, phone.token);
-    for (const ended of [signedIn.token, legacy]) expect((await rejection(authenticate(deps, ended))).code).toBe('InvalidToken');
+    await authenticate(deps, bearer(phone.token));
+    for (const ended of [signedIn.token, legacy]) expect((await rejection(authenticate(deps, bearer(ended)))).code).toBe('InvalidToken');
   });
 
   it('lets only the new password log in', async () => {
     const { deps, signedIn } = await aliceSignedUp();
-    await changePassword(deps, signedIn.token, { currentPassword: ALICE.password, newPassword: NEW_PASSWORD });
+    await changePassword(deps, bearer(signedIn.token), { currentPassword: ALICE.password, newPassword: NEW_PASSWORD });
     expect((await rejection(logIn(deps, ALICE))).code).toBe('InvalidCredentials');
     await logIn(deps, { email: ALICE.email, password: NEW_PASSWORD });
   });
@@ -32,11 +33,11 @@ describe('changePassword', () => {
     const { deps, users, signedIn } = await aliceSignedUp();
     const phone = await logIn(deps, ALICE);
     const hashSpy = vi.spyOn(deps.hasher, 'hash');
-    const error = await rejection(changePassword(deps, phone.token, { currentPassword: 'not it', newPassword: NEW_PASSWORD }));
+    const error = await rejection(changePassword(deps, bearer(phone.token), { currentPassword: 'not it', newPassword: NEW_PASSWORD }));
     expect([error.code, error.message]).toEqual(['CurrentPasswordIncorrect', 'Current password is incorrect']);
     expect(hashSpy).not.toHaveBeenCalled();
     expect((await users.findById(signedIn.user.id))?.passwordHash).toBe(`fake-hash:${ALICE.password}`);
-    await authenticate(deps, signedIn.token);
+    await authenticate(deps, bearer(signedIn.token));
   });
 
   it("counts a wrong current password as a failed login of the account's e-mail: past the limit, 429 even for the right one", async () => {
@@ -44,11 +45,11 @@ describe('changePassword', () => {
     const failuresPerEmail = createInMemoryAttemptLimiter({ max: 2, windowSeconds: 60, clock });
     const limited = { ...deps, loginLimits: { failuresPerEmail } };
     for (let i = 0; i < 2; i++) {
-      expect((await rejection(changePassword(limited, signedIn.token, { currentPassword: `guess ${i}`, newPassword: NEW_PASSWORD }))).code).toBe(
+      expect((await rejection(changePassword(limited, bearer(signedIn.token), { currentPassword: `guess ${i}`, newPassword: NEW_PASSWORD }))).code).toBe(
         'CurrentPasswordIncorrect',
       );
     }
-    const refused = await rejection(changePassword(limited, signedIn.token, { currentPassword: ALICE.password, newPassword: NEW_PASSWORD }));
+    const refused = await rejection(changePassword(limited, bearer(signedIn.token), { currentPassword: ALICE.password, newPassword: NEW_PASSWORD }));
     expect([refused.code, refused.retryAfterSeconds]).toEqual(['TooManyAttempts', 60]);
     // The same count as login's: logins of the e-mail are refused too.
     expect((await rejection(logIn(limited, ALICE))).code).toBe('TooManyAttempts');
@@ -56,16 +57,16 @@ describe('changePassword', () => {
 
   it('validates the new password by the signup rules, listing every problem, after the token', async () => {
     const { deps, signedIn } = await aliceSignedUp();
-    const error = await rejection(changePassword(deps, signedIn.token, { currentPassword: '', newPassword: 'short' }));
+    const error = await rejection(changePassword(deps, bearer(signedIn.token), { currentPassword: '', newPassword: 'short' }));
     expect(error.issues).toEqual([
       { path: 'currentPassword', message: 'must not be empty' },
       { path: 'newPassword', message: 'must be at least 8 characters' },
     ]);
-    expect((await rejection(changePassword(deps, signedIn.token, { currentPassword: ALICE.password, newPassword: 'é'.repeat(37) }))).issues).toEqual([
+    expect((await rejection(changePassword(deps, bearer(signedIn.token), { currentPassword: ALICE.password, newPassword: 'é'.repeat(37) }))).issues).toEqual([
       { path: 'newPassword', message: 'must be at most 72 bytes in UTF-8' },
     ]);
     const readBody = vi.fn(() => ({}));
-    expect((await rejection(changePassword(deps, 'garbage', readBody))).code).toBe('InvalidToken');
+    expect((await rejection(changePassword(deps, bearer('garbage'), readBody))).code).toBe('InvalidToken');
     expect(readBody).not.toHaveBeenCalled();
   });
 });

@@ -1,5 +1,6 @@
 import { DomainError } from '../shared/errors.js';
 import { parseInput, readInput } from '../shared/validation.js';
+import type { Credentials } from './credentials.js';
 import { authenticate, type AuthenticateDeps } from './authenticate.js';
 import type { ClientContext } from './client-context.js';
 import { confirmCurrentPassword, type PasswordAttemptDeps } from './password-attempt.js';
@@ -18,11 +19,11 @@ export interface ChangePasswordDeps extends AuthenticateDeps, PasswordAttemptDep
  */
 export async function changePassword(
   deps: ChangePasswordDeps,
-  token: string | null,
+  credentials: Credentials,
   input: unknown,
   context: ClientContext = {},
 ): Promise<PublicUser> {
-  const { user, session } = await authenticate(deps, token);
+  const { user, session } = await authenticate(deps, credentials);
   const { currentPassword, newPassword } = parseInput(ChangePasswordSchema, await readInput(input));
   await confirmCurrentPassword(deps, user, currentPassword, context);
 

@@ -1,3 +1,4 @@
+import { bearer } from './credentials.js';
 import { describe, expect, it, vi } from 'vitest';
 import { createInMemoryPostRepository } from '../posts/in-memory-post-repository.js';
 import { DomainError } from '../shared/errors.js';
@@ -24,8 +25,8 @@ describe('deleteAccount', () => {
   it('deletes the account, its sessions and every post of it, drafts included; its e-mail can sign up again', async () => {
     const { deps, posts, kept, signedIn } = await aliceWithPosts();
     const phone = await logIn(deps, ALICE);
-    await deleteAccount(deps, signedIn.token, { currentPassword: ALICE.password });
-    for (const token of [signedIn.token, phone.token]) expect((await rejection(authenticate(deps, token))).code).toBe('UserNoLongerExists');
+    await deleteAccount(deps, bearer(signedIn.token), { currentPassword: ALICE.password });
+    for (const token of [signedIn.token, phone.token]) expect((await rejection(authenticate(deps, bearer(token)))).code).toBe('UserNoLongerExists');
     expect(await posts.countByAuthor(signedIn.user.id)).toBe(0);
     expect(await posts.listPublished(0, 10)).toStrictEqual({ posts: [kept], total: 1 });
     expect((await rejection(logIn(deps, ALICE))).code).toBe('InvalidCredentials');
@@ -34,18 +35,18 @@ describe('deleteAccount', () => {
 
   it('refuses a wrong current password with CurrentPasswordIncorrect and deletes nothing', async () => {
     const { deps, posts, signedIn } = await aliceWithPosts();
-    expect((await rejection(deleteAccount(deps, signedIn.token, { currentPassword: 'nope' }))).code).toBe('CurrentPasswordIncorrect');
-    await authenticate(deps, signedIn.token);
+    expect((await rejection(deleteAccount(deps, bearer(signedIn.token), { currentPassword: 'nope' }))).code).toBe('CurrentPasswordIncorrect');
+    await authenticate(deps, bearer(signedIn.token));
     expect(await posts.countByAuthor(signedIn.user.id)).toBe(2);
   });
 
   it('checks the token, then the body, then the password', async () => {
     const { deps, signedIn } = await aliceWithPosts();
     const readBody = vi.fn(() => ({ currentPassword: ALICE.password }));
-    expect((await rejection(deleteAccount(deps, 'garbage', readBody))).code).toBe('InvalidToken');
+    expect((await rejection(deleteAccount(deps, bearer('garbage'), readBody))).code).toBe('InvalidToken');
     expect(readBody).not.toHaveBeenCalled();
     const verify = vi.spyOn(deps.hasher, 'verify');
-    expect((await rejection(deleteAccount(deps, signedIn.token, {}))).issues).toEqual([{ path: 'currentPassword', message: 'is required' }]);
+    expect((await rejection(deleteAccount(deps, bearer(signedIn.token), {}))).issues).toEqual([{ path: 'currentPassword', message: 'is required' }]);
     expect(verify).not.toHaveBeenCalled();
   });
 
@@ -57,9 +58,9 @@ describe('deleteAccount', () => {
     const failure = new DomainError('StoreUnavailable');
     const target = step === 'users.delete' ? vi.spyOn(users, 'delete') : vi.spyOn(posts, 'deleteByAuthor');
     target.mockRejectedValueOnce(failure);
-    expect(await rejection(deleteAccount(deps, signedIn.token, { currentPassword: ALICE.password }))).toBe(failure);
-    await authenticate(deps, signedIn.token);
-    await deleteAccount(deps, signedIn.token, { currentPassword: ALICE.password });
+    expect(await rejection(deleteAccount(deps, bearer(signedIn.token), { currentPassword: ALICE.password }))).toBe(failure);
+    await authenticate(deps, bearer(signedIn.token));
+    await deleteAccount(deps, bearer(signedIn.token), { currentPassword: ALICE.password });
     expect(await users.findById(signedIn.user.id)).toBeNull();
     expect(await posts.countByAuthor(signedIn.user.id)).toBe(0);
   });
@@ -72,7 +73,7 @@ describe('deleteAccount', () => {
       await posts.insert({ title: 'late', body: 'b', authorId: userId, published: true, createdAt: 2, updatedAt: 2 });
       return realDelete(id);
     });
-    await deleteAccount(deps, signedIn.token, { currentPassword: ALICE.password });
+    await deleteAccount(deps, bearer(signedIn.token), { currentPassword: ALICE.password });
     expect(await posts.countByAuthor(userId)).toBe(0);
   });
 });

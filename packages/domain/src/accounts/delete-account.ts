@@ -1,6 +1,7 @@
 import { DomainError } from '../shared/errors.js';
 import { parseInput, readInput } from '../shared/validation.js';
 import type { PostRepository } from '../posts/ports.js';
+import type { Credentials } from './credentials.js';
 import { authenticate, type AuthenticateDeps } from './authenticate.js';
 import type { ClientContext } from './client-context.js';
 import { confirmCurrentPassword, type PasswordAttemptDeps } from './password-attempt.js';
@@ -24,11 +25,11 @@ export interface DeleteAccountDeps extends AuthenticateDeps, PasswordAttemptDeps
  */
 export async function deleteAccount(
   deps: DeleteAccountDeps,
-  token: string | null,
+  credentials: Credentials,
   input: unknown,
   context: ClientContext = {},
 ): Promise<void> {
-  const { user } = await authenticate(deps, token);
+  const { user } = await authenticate(deps, credentials);
   const { currentPassword } = parseInput(DeleteAccountSchema, await readInput(input));
   await confirmCurrentPassword(deps, user, currentPassword, context);
 

@@ -1,4 +1,5 @@
 import { DomainError } from '../shared/errors.js';
+import type { Credentials } from './credentials.js';
 import { authenticate, type AuthenticateDeps } from './authenticate.js';
 
 /** What `DELETE /me/sessions/{id}` needs. */
@@ -9,8 +10,8 @@ export type EndSessionDeps = AuthenticateDeps;
  * `DELETE /me/sessions/{id}`). Any id that is not a live session of this account (another
  * account's included) is `SessionNotFound`, and nothing ends.
  */
-export async function endSession(deps: EndSessionDeps, token: string | null, sessionId: string): Promise<void> {
-  const { user } = await authenticate(deps, token);
+export async function endSession(deps: EndSessionDeps, credentials: Credentials, sessionId: string): Promise<void> {
+  const { user } = await authenticate(deps, credentials);
   const ended = await deps.users.endSessions(user.id, { sessions: { only: sessionId }, tokensWithoutSession: false }, deps.clock.now());
   if (ended === null) throw new DomainError('UserNoLongerExists');
   if (ended === 0) throw new DomainError('SessionNotFound');

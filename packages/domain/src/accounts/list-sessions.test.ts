@@ -1,3 +1,4 @@
+import { NO_CREDENTIALS, bearer } from './credentials.js';
 import { describe, expect, it } from 'vitest';
 import { rejection } from '../test-support/rejection.js';
 import { ALICE, aliceSignedUp } from '../test-support/signed-up.js';
@@ -14,7 +15,7 @@ describe('listSessions', () => {
     const second = await logIn(deps, ALICE);
     clock.advance(1000);
     await logIn(deps, ALICE);
-    const listed = await listSessions(deps, second.token);
+    const listed = await listSessions(deps, bearer(second.token));
     expect(listed).toStrictEqual([
       { id: expect.any(String), createdAt: start + 2000, expiresAt: start + 2000 + TOKEN_LIFETIME_MS, current: false },
       { id: expect.any(String), createdAt: start + 1000, expiresAt: start + 1000 + TOKEN_LIFETIME_MS, current: true },
@@ -29,17 +30,17 @@ describe('listSessions', () => {
     const fresh = await logIn(deps, ALICE);
     clock.advance(1000);
     const legacy = tokens.issueWithoutSession(signedIn.user.id, clock.now() - 1);
-    const listed = await listSessions(deps, legacy);
+    const listed = await listSessions(deps, bearer(legacy));
     expect(listed).toHaveLength(1);
     expect(listed[0]?.current).toBe(false);
-    expect((await listSessions(deps, fresh.token))[0]?.current).toBe(true);
+    expect((await listSessions(deps, bearer(fresh.token)))[0]?.current).toBe(true);
   });
 
   it("shows no other account's sessions, and refuses by the GET /me rules", async () => {
     const { deps } = await aliceSignedUp();
     const bob = await signUp(deps, { ...ALICE, email: 'bob@example.com' });
-    expect(await listSessions(deps, bob.token)).toHaveLength(1);
-    expect((await rejection(listSessions(deps, null))).code).toBe('MissingAuthorization');
-    expect((await rejection(listSessions(deps, 'garbage'))).code).toBe('InvalidToken');
+    expect(await listSessions(deps, bearer(bob.token))).toHaveLength(1);
+    expect((await rejection(listSessions(deps, NO_CREDENTIALS))).code).toBe('MissingAuthorization');
+    expect((await rejection(listSessions(deps, bearer('garbage')))).code).toBe('InvalidToken');
   });
 });

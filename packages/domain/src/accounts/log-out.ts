@@ -1,4 +1,5 @@
 import { parseInput, readInput } from '../shared/validation.js';
+import type { Credentials } from './credentials.js';
 import { authenticate, type AuthenticateDeps } from './authenticate.js';
 import { LogOutSchema, type LogoutScope } from './schemas.js';
 import type { Session, SessionsToEnd } from './session.js';
@@ -8,12 +9,12 @@ export type LogOutDeps = AuthenticateDeps;
 
 /**
  * Ends the caller's session, every other session of the account, or all of them (docs/api.md,
- * `POST /auth/logout`). The token is checked first; only then is `input` (the body, or a function
+ * `POST /auth/logout`). The credentials are checked first; only then is `input` (the body, or a function
  * that reads it; `{}` when none was sent) read and validated. From the answer on, no process
  * accepts a token of an ended session.
  */
-export async function logOut(deps: LogOutDeps, token: string | null, input: unknown): Promise<void> {
-  const { user, session } = await authenticate(deps, token);
+export async function logOut(deps: LogOutDeps, credentials: Credentials, input: unknown): Promise<void> {
+  const { user, session } = await authenticate(deps, credentials);
   const { scope } = parseInput(LogOutSchema, await readInput(input));
   await deps.users.endSessions(user.id, sessionsToEnd(scope, session), deps.clock.now());
 }

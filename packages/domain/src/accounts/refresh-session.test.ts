@@ -1,3 +1,4 @@
+import { NO_CREDENTIALS, bearer } from './credentials.js';
 import { describe, expect, it } from 'vitest';
 import { rejection } from '../test-support/rejection.js';
 import { aliceSignedUp } from '../test-support/signed-up.js';
@@ -12,23 +13,23 @@ const DAY = 24 * 60 * 60 * 1000;
 describe('refreshSession', () => {
   it('answers a new 7-day token of the same session and moves its expiry', async () => {
     const { deps, clock, signedIn } = await aliceSignedUp();
-    const [before] = await listSessions(deps, signedIn.token);
+    const [before] = await listSessions(deps, bearer(signedIn.token));
     clock.advance(DAY);
-    const refreshed = await refreshSession(deps, signedIn.token);
+    const refreshed = await refreshSession(deps, bearer(signedIn.token));
     expect(refreshed.user).toStrictEqual(signedIn.user);
     expect(refreshed.token).not.toBe(signedIn.token);
-    const [after] = await listSessions(deps, refreshed.token);
+    const [after] = await listSessions(deps, bearer(refreshed.token));
     expect(after).toStrictEqual({ ...before, expiresAt: clock.now() + TOKEN_LIFETIME_MS, current: true });
   });
 
   it('keeps older tokens of the session valid until their own expiry, and the new one past it', async () => {
     const { deps, clock, signedIn } = await aliceSignedUp();
     clock.advance(6 * DAY);
-    const refreshed = await refreshSession(deps, signedIn.token);
-    await authenticate(deps, signedIn.token);
+    const refreshed = await refreshSession(deps, bearer(signedIn.token));
+    await authenticate(deps, bearer(signedIn.token));
     clock.advance(DAY);
-    expect((await rejection(authenticate(deps, signedIn.token))).code).toBe('InvalidToken');
-    await authenticate(deps, refreshed.token);
+    expect((await rejection(authenticate(deps, bearer(signedIn.token)))).code).toBe('InvalidToken');
+    await authenticate(deps, bearer(refreshed.token));
   });
 
   it('never lets a session live past its login plus the maximum age, then refuses it', async () => {
@@ -37,34 +38,34 @@ describe('refreshSession', () => {
     let token = signedIn.token;
     for (let day = 6; day < 30; day += 6) {
       clock.set(login + day * DAY);
-      token = (await refreshSession(deps, token)).token;
+      token = (await refreshSession(deps, bearer(token))).token;
     }
-    const [session] = await listSessions(deps, token);
+    const [session] = await listSessions(deps, bearer(token));
     expect(session?.expiresAt).toBe(login + 30 * DAY);
     clock.set(login + 30 * DAY);
-    expect((await rejection(refreshSession(deps, token))).code).toBe('InvalidToken');
-    expect((await rejection(authenticate(deps, token))).code).toBe('InvalidToken');
+    expect((await rejection(refreshSession(deps, bearer(token)))).code).toBe('InvalidToken');
+    expect((await rejection(authenticate(deps, bearer(token)))).code).toBe('InvalidToken');
   });
 
   it('follows a shorter maximum age from the rules', async () => {
     const { deps, clock, signedIn } = await aliceSignedUp();
     const login = clock.now();
     clock.advance(DAY);
-    await refreshSession({ ...deps, sessionRules: { maxPerUser: 20, maxAgeMs: 2 * DAY } }, signedIn.token);
-    expect((await listSessions(deps, signedIn.token))[0]?.expiresAt).toBe(login + 2 * DAY);
+    await refreshSession({ ...deps, sessionRules: { maxPerUser: 20, maxAgeMs: 2 * DAY } }, bearer(signedIn.token));
+    expect((await listSessions(deps, bearer(signedIn.token)))[0]?.expiresAt).toBe(login + 2 * DAY);
   });
 
   it('refuses an ended session with InvalidToken', async () => {
     const { deps, signedIn } = await aliceSignedUp();
-    await logOut(deps, signedIn.token, {});
-    expect((await rejection(refreshSession(deps, signedIn.token))).code).toBe('InvalidToken');
+    await logOut(deps, bearer(signedIn.token), {});
+    expect((await rejection(refreshSession(deps, bearer(signedIn.token)))).code).toBe('InvalidToken');
   });
 
   it('starts a session for a token without one, aged from when that token was issued', async () => {
     const { deps, clock, tokens, signedIn } = await aliceSignedUp();
     const issuedAt = clock.now() - 2 * DAY;
-    const refreshed = await refreshSession(deps, tokens.issueWithoutSession(signedIn.user.id, issuedAt));
-    const listed = await listSessions(deps, refreshed.token);
+    const refreshed = await refreshSession(deps, bearer(tokens.issueWithoutSession(signedIn.user.id, issuedAt)));
+    const listed = await listSessions(deps, bearer(refreshed.token));
     expect(listed.find((session) => session.current)).toStrictEqual({
       id: expect.any(String),
       createdAt: issuedAt,
@@ -75,7 +76,7 @@ describe('refreshSession', () => {
 
   it('refuses by the GET /me rules', async () => {
     const { deps } = await aliceSignedUp();
-    expect((await rejection(refreshSession(deps, null))).code).toBe('MissingAuthorization');
-    expect((await rejection(refreshSession(deps, 'garbage'))).code).toBe('InvalidToken');
+    expect((await rejection(refreshSession(deps, NO_CREDENTIALS))).code).toBe('MissingAuthorization');
+    expect((await rejection(refreshSession(deps, bearer('garbage')))).code).toBe('InvalidToken');
   });
 });

@@ -1,4 +1,5 @@
 import { DomainError } from '../shared/errors.js';
+import type { Credentials } from './credentials.js';
 import { authenticate, type AuthenticateDeps } from './authenticate.js';
 import { DEFAULT_SESSION_RULES, sessionExpiry, type SessionRules } from './session.js';
 import { signedIn } from './signed-in.js';
@@ -17,8 +18,8 @@ export interface RefreshSessionDeps extends AuthenticateDeps {
  * their own expiry or the session's end. A token without a session starts one, aged from the
  * token's issue, so it cannot outlive the maximum age either.
  */
-export async function refreshSession(deps: RefreshSessionDeps, token: string | null): Promise<SignedIn> {
-  const { user, session, tokenIssuedAt } = await authenticate(deps, token);
+export async function refreshSession(deps: RefreshSessionDeps, credentials: Credentials): Promise<SignedIn> {
+  const { user, session, tokenIssuedAt } = await authenticate(deps, credentials);
   const rules = deps.sessionRules ?? DEFAULT_SESSION_RULES;
   const now = deps.clock.now();
   const startedAt = session?.createdAt ?? tokenIssuedAt;

@@ -1,3 +1,4 @@
+import { bearer } from './credentials.js';
 import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { fakePasswordHasher, fakeTokenService, manualClock } from '../test-support/fakes.js';
@@ -33,7 +34,7 @@ describe('account response schemas', () => {
 
   it('accept what listSessions returns, and refuse a session that carries a token', async () => {
     const { deps, signedIn } = await aliceSignedUp();
-    const [listed] = await listSessions(deps, signedIn.token);
+    const [listed] = await listSessions(deps, bearer(signedIn.token));
     expect(v.parse(PublicSessionSchema, listed)).toStrictEqual(listed);
     expect(v.safeParse(PublicSessionSchema, { ...listed, token: signedIn.token }).success).toBe(false);
   });

@@ -1,3 +1,4 @@
+import { NO_CREDENTIALS, bearer } from './credentials.js';
 import { describe, expect, it, vi } from 'vitest';
 import { rejection } from '../test-support/rejection.js';
 import { ALICE, aliceSignedUp } from '../test-support/signed-up.js';
@@ -11,15 +12,15 @@ describe('updateAccount', () => {
   it('changes the name without the password, keeping every session', async () => {
     const { deps, users, clock, signedIn } = await aliceSignedUp();
     clock.advance(5);
-    const user = await updateAccount(deps, signedIn.token, { name: 'Alicia' });
+    const user = await updateAccount(deps, bearer(signedIn.token), { name: 'Alicia' });
     expect(user).toStrictEqual({ ...signedIn.user, name: 'Alicia' });
     expect(await users.findById(user.id)).toMatchObject({ name: 'Alicia', updatedAt: clock.now() });
-    await authenticate(deps, signedIn.token);
+    await authenticate(deps, bearer(signedIn.token));
   });
 
   it('changes the e-mail, trimmed and lower-cased, with the current password; the old one is free', async () => {
     const { deps, signedIn } = await aliceSignedUp();
-    const user = await updateAccount(deps, signedIn.token, { email: ' Alicia@Example.ORG ', currentPassword: ALICE.password });
+    const user = await updateAccount(deps, bearer(signedIn.token), { email: ' Alicia@Example.ORG ', currentPassword: ALICE.password });
     expect(user).toStrictEqual({ ...signedIn.user, email: 'alicia@example.org' });
     expect((await logIn(deps, { email: 'alicia@example.org', password: ALICE.password })).user.id).toBe(user.id);
     expect((await rejection(logIn(deps, ALICE))).code).toBe('InvalidCredentials');
@@ -28,11 +29,11 @@ describe('updateAccount', () => {
 
   it('needs the current password for a new e-mail: missing is a 400 issue at currentPassword, wrong is CurrentPasswordIncorrect', async () => {
     const { deps, users, signedIn } = await aliceSignedUp();
-    const missing = await rejection(updateAccount(deps, signedIn.token, { email: 'new@example.com', name: 'X' }));
+    const missing = await rejection(updateAccount(deps, bearer(signedIn.token), { email: 'new@example.com', name: 'X' }));
     expect(missing.issues).toEqual([{ path: 'currentPassword', message: 'is required to change the e-mail' }]);
-    const both = await rejection(updateAccount(deps, signedIn.token, { email: 'not-an-email', name: '' }));
+    const both = await rejection(updateAccount(deps, bearer(signedIn.token), { email: 'not-an-email', name: '' }));
     expect(both.issues?.map((issue) => issue.path)).toEqual(['name', 'email', 'currentPassword']);
-    const wrong = await rejection(updateAccount(deps, signedIn.token, { email: 'new@example.com', currentPassword: 'nope' }));
+    const wrong = await rejection(updateAccount(deps, bearer(signedIn.token), { email: 'new@example.com', currentPassword: 'nope' }));
     expect(wrong.code).toBe('CurrentPasswordIncorrect');
     expect(await users.findById(signedIn.user.id)).toMatchObject({ email: ALICE.email, name: ALICE.name });
   });
@@ -40,8 +41,8 @@ describe('updateAccount', () => {
   it('counts a wrong current password against the login limits of the account\'s e-mail', async () => {
     const { deps, clock, signedIn } = await aliceSignedUp();
     const limited = { ...deps, loginLimits: { failuresPerEmail: createInMemoryAttemptLimiter({ max: 1, windowSeconds: 60, clock }) } };
-    await rejection(updateAccount(limited, signedIn.token, { email: 'new@example.com', currentPassword: 'nope' }));
-    expect((await rejection(updateAccount(limited, signedIn.token, { email: 'new@example.com', currentPassword: ALICE.password }))).code).toBe(
+    await rejection(updateAccount(limited, bearer(signedIn.token), { email: 'new@example.com', currentPassword: 'nope' }));
+    expect((await rejection(updateAccount(limited, bearer(signedIn.token), { email: 'new@example.com', currentPassword: ALICE.password }))).code).toBe(
       'TooManyAttempts',
     );
   });
@@ -49,7 +50,7 @@ describe('updateAccount', () => {
   it('refuses an e-mail another account has with EmailAlreadyInUse, changing nothing', async () => {
     const { deps, users, signedIn } = await aliceSignedUp();
     await signUp(deps, { ...ALICE, email: 'bob@example.com' });
-    const error = await rejection(updateAccount(deps, signedIn.token, { name: 'Mallory', email: 'BOB@example.com', currentPassword: ALICE.password }));
+    const error = await rejection(updateAccount(deps, bearer(signedIn.token), { name: 'Mallory', email: 'BOB@example.com', currentPassword: ALICE.password }));
     expect(error.code).toBe('EmailAlreadyInUse');
     expect(await users.findById(signedIn.user.id)).toMatchObject({ email: ALICE.email, name: ALICE.name });
   });
@@ -57,15 +58,15 @@ describe('updateAccount', () => {
   it('takes {} as valid and ignores unknown fields; never takes id, passwordHash or times', async () => {
     const { deps, users, signedIn } = await aliceSignedUp();
     const before = await users.findById(signedIn.user.id);
-    expect(await updateAccount(deps, signedIn.token, {})).toStrictEqual(signedIn.user);
-    await updateAccount(deps, signedIn.token, { id: 'x', passwordHash: 'fake-hash:owned', createdAt: 1, role: 'admin' });
+    expect(await updateAccount(deps, bearer(signedIn.token), {})).toStrictEqual(signedIn.user);
+    await updateAccount(deps, bearer(signedIn.token), { id: 'x', passwordHash: 'fake-hash:owned', createdAt: 1, role: 'admin' });
     expect(await users.findById(signedIn.user.id)).toStrictEqual(before);
   });
 
   it('checks the token before it reads the body', async () => {
     const { deps } = await aliceSignedUp();
     const readBody = vi.fn(() => ({ name: 'X' }));
-    expect((await rejection(updateAccount(deps, null, readBody))).code).toBe('MissingAuthorization');
+    expect((await rejection(updateAccount(deps, NO_CREDENTIALS, readBody))).code).toBe('MissingAuthorization');
     expect(readBody).not.toHaveBeenCalled();
   });
 });

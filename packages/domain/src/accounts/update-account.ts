@@ -1,5 +1,6 @@
 import { DomainError } from '../shared/errors.js';
 import { parseInput, readInput } from '../shared/validation.js';
+import type { Credentials } from './credentials.js';
 import { authenticate, type AuthenticateDeps } from './authenticate.js';
 import type { ClientContext } from './client-context.js';
 import { confirmCurrentPassword, type PasswordAttemptDeps } from './password-attempt.js';
@@ -17,11 +18,11 @@ export interface UpdateAccountDeps extends AuthenticateDeps, PasswordAttemptDeps
  */
 export async function updateAccount(
   deps: UpdateAccountDeps,
-  token: string | null,
+  credentials: Credentials,
   input: unknown,
   context: ClientContext = {},
 ): Promise<PublicUser> {
-  const { user } = await authenticate(deps, token);
+  const { user } = await authenticate(deps, credentials);
   const { name, email, currentPassword } = parseInput(UpdateAccountSchema, await readInput(input));
   // The schema requires `currentPassword` along with `email`.
   if (email !== undefined) await confirmCurrentPassword(deps, user, currentPassword ?? '', context);

@@ -1,15 +1,13 @@
+import { inMemoryDeps } from '../test-support/signed-up.js';
 import { describe, expect, it, vi } from 'vitest';
-import { manualClock } from '../test-support/fakes.js';
 import { createPost } from './create-post.js';
-import { createInMemoryPostRepository } from './in-memory-post-repository.js';
 import { rejection } from '../test-support/rejection.js';
 
 const T0 = Date.UTC(2026, 0, 1, 8, 0, 0, 123);
 
 function setup() {
-  const posts = createInMemoryPostRepository();
-  const clock = manualClock(T0);
-  return { posts, clock, deps: { posts, clock } };
+  const deps = inMemoryDeps(T0);
+  return { posts: deps.posts, clock: deps.clock, deps };
 }
 
 function validInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {

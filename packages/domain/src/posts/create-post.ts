@@ -1,11 +1,13 @@
-import { ANONYMOUS, isPending, type CallerSource } from '../accounts/caller.js';
+import type { AuthenticateDeps } from '../accounts/authenticate.js';
+import { authenticateCaller } from '../accounts/caller.js';
+import { NO_CREDENTIALS, type Credentials } from '../accounts/credentials.js';
 import type { Clock } from '../shared/clock.js';
-import { readInput } from '../shared/validation.js';
+import { parseInput, readInput } from '../shared/validation.js';
 import type { Post } from './post.js';
 import { openPostAccess, type PostAccessPolicy } from './post-access.js';
 import type { PostRepository } from './ports.js';
 
-export interface CreatePostDeps {
+export interface CreatePostDeps extends AuthenticateDeps {
   readonly posts: PostRepository;
   readonly clock: Clock;
   /** Who may create posts, and whose they are; the open contract when omitted. */
@@ -14,14 +16,14 @@ export interface CreatePostDeps {
 
 /**
  * Stores a new post (docs/api.md, `POST /posts`). The writer is settled before the body is read
- * (`input` is the body, or a function that reads it), then the body is validated and the policy
- * names the author. The id and both timestamps are assigned here, never taken from the input.
+ * (`input` is the body, or a function that reads it), then the body is validated by the policy's
+ * rules for a new post, and the policy names the author. The id and both timestamps are assigned
+ * here, never taken from the input.
  */
-export async function createPost(deps: CreatePostDeps, input: unknown, caller: CallerSource = ANONYMOUS): Promise<Post> {
+export async function createPost(deps: CreatePostDeps, input: unknown, credentials: Credentials = NO_CREDENTIALS): Promise<Post> {
   const access = deps.postAccess ?? openPostAccess;
-  const asked = access.writer(caller);
-  const writer = isPending(asked) ? await asked : asked;
-  const { title, body, authorId, published } = access.newPostFields(writer, await readInput(input));
+  const writer = access.writer(credentials) ?? (await authenticateCaller(deps, credentials));
+  const { title, body, authorId, published } = parseInput(access.newPostSchema, await readInput(input));
   const now = deps.clock.now();
-  return deps.posts.insert({ title, body, authorId, published, createdAt: now, updatedAt: now });
+  return deps.posts.insert({ title, body, authorId: access.authorOf(writer, authorId), published, createdAt: now, updatedAt: now });
 }

@@ -1,17 +1,15 @@
+import { inMemoryDeps } from '../test-support/signed-up.js';
 import { describe, expect, it } from 'vitest';
-import { manualClock } from '../test-support/fakes.js';
 import { idsThatNameNothing } from '../test-support/ids.js';
 import { createPost } from './create-post.js';
 import { deletePost } from './delete-post.js';
-import { createInMemoryPostRepository } from './in-memory-post-repository.js';
 import { rejection } from '../test-support/rejection.js';
 
 async function setup() {
-  const posts = createInMemoryPostRepository();
-  const clock = manualClock();
-  const draft = await createPost({ posts, clock }, { title: 'Draft', body: 'b', authorId: 'a1' });
-  const live = await createPost({ posts, clock }, { title: 'Live', body: 'b', authorId: 'a1', published: true });
-  return { posts, draft, live, deps: { posts } };
+  const deps = inMemoryDeps();
+  const draft = await createPost(deps, { title: 'Draft', body: 'b', authorId: 'a1' });
+  const live = await createPost(deps, { title: 'Live', body: 'b', authorId: 'a1', published: true });
+  return { posts: deps.posts, draft, live, deps };
 }
 
 describe('deletePost', () => {

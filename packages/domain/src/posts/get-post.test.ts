@@ -1,20 +1,18 @@
+import { inMemoryDeps } from '../test-support/signed-up.js';
 import { describe, expect, it, vi } from 'vitest';
-import { manualClock } from '../test-support/fakes.js';
 import { idsThatNameNothing } from '../test-support/ids.js';
 import { createPost } from './create-post.js';
 import { getPost } from './get-post.js';
-import { createInMemoryPostRepository } from './in-memory-post-repository.js';
 import { rejection } from '../test-support/rejection.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 
 async function setup() {
-  const posts = createInMemoryPostRepository();
-  const clock = manualClock(T0);
-  const draft = await createPost({ posts, clock }, { title: 'Draft', body: 'Not yet', authorId: 'a1' });
-  clock.advance(1000);
-  const live = await createPost({ posts, clock }, { title: 'Live', body: 'Out now', authorId: 'a2', published: true });
-  return { posts, draft, live, deps: { posts } };
+  const deps = inMemoryDeps(T0);
+  const draft = await createPost(deps, { title: 'Draft', body: 'Not yet', authorId: 'a1' });
+  deps.clock.advance(1000);
+  const live = await createPost(deps, { title: 'Live', body: 'Out now', authorId: 'a2', published: true });
+  return { posts: deps.posts, draft, live, deps };
 }
 
 describe('getPost', () => {

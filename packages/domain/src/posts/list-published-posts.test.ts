@@ -1,5 +1,5 @@
+import { inMemoryDeps } from '../test-support/signed-up.js';
 import { describe, expect, it, vi } from 'vitest';
-import { createInMemoryPostRepository } from './in-memory-post-repository.js';
 import { listPublishedPosts } from './list-published-posts.js';
 import type { NewPost, Post } from './post.js';
 import type { PostRepository } from './ports.js';
@@ -19,8 +19,8 @@ async function seed(posts: PostRepository, count: number): Promise<Post[]> {
 }
 
 function setup() {
-  const posts = createInMemoryPostRepository();
-  return { posts, deps: { posts } };
+  const deps = inMemoryDeps();
+  return { posts: deps.posts, deps };
 }
 
 describe('listPublishedPosts', () => {

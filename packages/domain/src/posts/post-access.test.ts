@@ -1,30 +1,27 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ANONYMOUS, isPending, type Caller, type CallerSource } from '../accounts/caller.js';
+import { ANONYMOUS } from '../accounts/caller.js';
+import { NO_CREDENTIALS, OTHER_CREDENTIALS, bearer } from '../accounts/credentials.js';
 import { DomainError } from '../shared/errors.js';
-import { manualClock } from '../test-support/fakes.js';
 import { rejection } from '../test-support/rejection.js';
+import { inMemoryDeps, signedUpAs } from '../test-support/signed-up.js';
 import { createPost } from './create-post.js';
 import { deletePost } from './delete-post.js';
 import { getPost } from './get-post.js';
-import { createInMemoryPostRepository } from './in-memory-post-repository.js';
 import { listPublishedPosts } from './list-published-posts.js';
 import { openPostAccess, ownerPostAccess, postAccessPolicy, type PostAccessPolicy } from './post-access.js';
 import { updatePost } from './update-post.js';
 
-const alice: Caller = { kind: 'user', userId: 'alice-id' };
-const bob: Caller = { kind: 'user', userId: 'bob-id' };
-
-/** A store with one draft and one published post by alice, and one published post by bob. */
+/** Alice and Bob signed up; one draft and one published post by Alice, one published post by Bob. */
 async function setup(postAccess?: PostAccessPolicy) {
-  const posts = createInMemoryPostRepository();
-  const clock = manualClock();
-  const deps = { posts, clock, ...(postAccess && { postAccess }) };
-  const seed = { posts, clock };
-  const draft = await createPost(seed, { title: 'Draft', body: 'Secret', authorId: 'alice-id' });
-  const live = await createPost(seed, { title: 'Live', body: 'Out', authorId: 'alice-id', published: true });
-  const bobs = await createPost(seed, { title: "Bob's", body: 'His', authorId: 'bob-id', published: true });
-  clock.advance(1000);
-  return { posts, clock, deps, draft, live, bobs };
+  const base = inMemoryDeps();
+  const alice = await signedUpAs(base, 'alice@example.com');
+  const bob = await signedUpAs(base, 'bob@example.com');
+  const deps = { ...base, ...(postAccess && { postAccess }) };
+  const draft = await createPost(base, { title: 'Draft', body: 'Secret', authorId: alice.userId });
+  const live = await createPost(base, { title: 'Live', body: 'Out', authorId: alice.userId, published: true });
+  const bobs = await createPost(base, { title: "Bob's", body: 'His', authorId: bob.userId, published: true });
+  base.clock.advance(1000);
+  return { ...base, deps, alice: alice.credentials, aliceId: alice.userId, bob: bob.credentials, draft, live, bobs };
 }
 
 /** A body that must never be read: the rules before it refuse first. */
@@ -32,44 +29,42 @@ function unreadBody() {
   return vi.fn(async () => ({ title: '' }));
 }
 
-/** A caller source that fails as a bad token does, counting its calls. */
-function badToken() {
-  return vi.fn(async (): Promise<Caller> => {
-    throw new DomainError('InvalidToken');
-  });
-}
+/** Credentials whose token fails verification. */
+const badToken = bearer('garbage');
 
 describe('post access: open (the contract as written, and the default)', () => {
-  it('never asks who is calling, on any use case', async () => {
-    const { deps, draft } = await setup();
-    const source = badToken();
-    await listPublishedPosts(deps, {}, source);
-    await getPost(deps, draft.id, source);
-    await createPost(deps, { title: 'T', body: 'B', authorId: 'anyone' }, source);
-    await updatePost(deps, draft.id, { title: 'Changed' }, source);
-    await deletePost(deps, draft.id, source);
-    expect(source).not.toHaveBeenCalled();
+  it('never looks at credentials, on any use case', async () => {
+    const { deps, draft, tokens } = await setup();
+    const verify = vi.spyOn(tokens, 'verify');
+    await listPublishedPosts(deps, {}, badToken);
+    await getPost(deps, draft.id, OTHER_CREDENTIALS);
+    await createPost(deps, { title: 'T', body: 'B', authorId: 'anyone' }, badToken);
+    await updatePost(deps, draft.id, { title: 'Changed' }, badToken);
+    await deletePost(deps, draft.id, badToken);
+    expect(verify).not.toHaveBeenCalled();
   });
 
   it("lets anyone read a draft and change or delete anyone's post", async () => {
-    const { deps, draft, bobs, posts } = await setup(openPostAccess);
+    const { deps, draft, bobs, posts, alice, bob } = await setup(openPostAccess);
     expect(await getPost(deps, draft.id, bob)).toStrictEqual(draft);
     expect((await updatePost(deps, bobs.id, { title: 'Mine now' }, alice)).title).toBe('Mine now');
-    await deletePost(deps, draft.id, ANONYMOUS);
+    await deletePost(deps, draft.id);
     expect(await posts.findById(draft.id)).toBeNull();
   });
 
   it('stores a new post under the authorId of its body, which is required', async () => {
-    const { deps } = await setup();
+    const { deps, alice } = await setup();
     expect((await createPost(deps, { title: 'T', body: 'B', authorId: 'someone-else' }, alice)).authorId).toBe('someone-else');
     expect((await rejection(createPost(deps, { title: 'T', body: 'B' }, alice))).issues).toEqual([
       { path: 'authorId', message: 'is required' },
     ]);
   });
 
-  it('answers anonymous at once, with nothing to wait for', () => {
-    expect(openPostAccess.reader(badToken())).toBe(ANONYMOUS);
-    expect(openPostAccess.writer(badToken())).toBe(ANONYMOUS);
+  it('knows every caller as anonymous, from the credentials alone', () => {
+    for (const credentials of [NO_CREDENTIALS, OTHER_CREDENTIALS, badToken]) {
+      expect(openPostAccess.reader(credentials)).toBe(ANONYMOUS);
+      expect(openPostAccess.writer(credentials)).toBe(ANONYMOUS);
+    }
   });
 
   it('is what postAccessPolicy gives for each mode', () => {
@@ -85,23 +80,25 @@ describe('post access: owner', () => {
       const findSpy = vi.spyOn(posts, 'findById');
       const listSpy = vi.spyOn(posts, 'listPublished');
       const calls = [
-        () => listPublishedPosts(deps, {}, badToken()),
-        () => getPost(deps, live.id, badToken()),
-        () => createPost(deps, unreadBody(), badToken()),
-        () => updatePost(deps, live.id, unreadBody(), badToken()),
-        () => deletePost(deps, live.id, badToken()),
+        () => listPublishedPosts(deps, {}, badToken),
+        () => getPost(deps, live.id, badToken),
+        () => createPost(deps, unreadBody(), badToken),
+        () => updatePost(deps, live.id, unreadBody(), badToken),
+        () => deletePost(deps, live.id, badToken),
       ];
       for (const call of calls) expect((await rejection(call())).code).toBe('InvalidToken');
+      expect((await rejection(getPost(deps, live.id, OTHER_CREDENTIALS))).code).toBe('MissingAuthorization');
       expect(findSpy).not.toHaveBeenCalled();
       expect(listSpy).not.toHaveBeenCalled();
     });
 
-    it('knows a caller that sent no credentials at once, and only waits to check credentials', () => {
-      expect(ownerPostAccess.reader(ANONYMOUS)).toBe(ANONYMOUS);
-      expect(ownerPostAccess.writer(alice)).toBe(alice);
-      expect(() => ownerPostAccess.writer(ANONYMOUS)).toThrow(DomainError);
-      const pending = ownerPostAccess.reader(async () => alice);
-      expect(isPending(pending)).toBe(true);
+    it('knows a caller that sent nothing at once, and asks for every other caller to be checked', () => {
+      expect(ownerPostAccess.reader(NO_CREDENTIALS)).toBe(ANONYMOUS);
+      for (const credentials of [OTHER_CREDENTIALS, badToken]) {
+        expect(ownerPostAccess.reader(credentials)).toBeNull();
+        expect(ownerPostAccess.writer(credentials)).toBeNull();
+      }
+      expect(() => ownerPostAccess.writer(NO_CREDENTIALS)).toThrow(new DomainError('MissingAuthorization'));
     });
 
     it('lets an anonymous caller read published posts and the list', async () => {
@@ -130,16 +127,16 @@ describe('post access: owner', () => {
 
   describe('reading', () => {
     it('shows a draft to its author only; to anyone else it does not exist', async () => {
-      const { deps, draft } = await setup(ownerPostAccess);
+      const { deps, draft, alice, bob } = await setup(ownerPostAccess);
       expect(await getPost(deps, draft.id, alice)).toStrictEqual(draft);
-      for (const caller of [bob, ANONYMOUS]) {
-        const error = await rejection(getPost(deps, draft.id, caller));
+      for (const credentials of [bob, NO_CREDENTIALS]) {
+        const error = await rejection(getPost(deps, draft.id, credentials));
         expect([error.code, error.message]).toEqual(['PostNotFound', 'Post not found']);
       }
     });
 
     it('never lists a draft, whoever asks', async () => {
-      const { deps, draft } = await setup(ownerPostAccess);
+      const { deps, draft, alice } = await setup(ownerPostAccess);
       const page = await listPublishedPosts(deps, {}, alice);
       expect(page.posts.map((post) => post.id)).not.toContain(draft.id);
       expect(page.pagination.total).toBe(2);
@@ -148,15 +145,15 @@ describe('post access: owner', () => {
 
   describe('creating', () => {
     it('makes the caller the author when the body leaves authorId out, or names the caller', async () => {
-      const { deps, posts } = await setup(ownerPostAccess);
+      const { deps, posts, alice, aliceId } = await setup(ownerPostAccess);
       const post = await createPost(deps, { title: 'Mine', body: 'B' }, alice);
-      expect(post).toMatchObject({ title: 'Mine', authorId: 'alice-id', published: false });
+      expect(post).toMatchObject({ title: 'Mine', authorId: aliceId, published: false });
       expect(await posts.findById(post.id)).toStrictEqual(post);
-      expect((await createPost(deps, { title: 'Mine', body: 'B', authorId: 'alice-id' }, alice)).authorId).toBe('alice-id');
+      expect((await createPost(deps, { title: 'Mine', body: 'B', authorId: aliceId }, alice)).authorId).toBe(aliceId);
     });
 
     it('refuses a body authorId naming anyone else with AuthorIdNotYours, storing nothing', async () => {
-      const { deps, posts } = await setup(ownerPostAccess);
+      const { deps, posts, alice } = await setup(ownerPostAccess);
       const insertSpy = vi.spyOn(posts, 'insert');
       const error = await rejection(createPost(deps, { title: 'T', body: 'B', authorId: 'bob-id' }, alice));
       expect([error.code, error.message]).toEqual(['AuthorIdNotYours', 'authorId must be your own user id']);
@@ -164,7 +161,7 @@ describe('post access: owner', () => {
     });
 
     it('validates the body, authorId included, before it looks at whose it is', async () => {
-      const { deps } = await setup(ownerPostAccess);
+      const { deps, alice } = await setup(ownerPostAccess);
       expect((await rejection(createPost(deps, { title: '', body: 'B', authorId: 'bob-id' }, alice))).issues).toEqual([
         { path: 'title', message: 'must not be empty' },
       ]);
@@ -174,17 +171,18 @@ describe('post access: owner', () => {
     });
 
     it('reads the body only once the writer is known', async () => {
-      const { deps } = await setup(ownerPostAccess);
+      const { deps, alice, tokens } = await setup(ownerPostAccess);
       const order: string[] = [];
-      const caller: CallerSource = async () => (order.push('caller'), alice);
-      await createPost(deps, async () => (order.push('body'), { title: 'T', body: 'B' }), caller);
-      expect(order).toEqual(['caller', 'body']);
+      const verify = tokens.verify.bind(tokens);
+      vi.spyOn(tokens, 'verify').mockImplementation(async (token) => (order.push('credentials'), verify(token)));
+      await createPost(deps, async () => (order.push('body'), { title: 'T', body: 'B' }), alice);
+      expect(order).toEqual(['credentials', 'body']);
     });
   });
 
   describe('changing and deleting', () => {
     it("answers another user's draft exactly as a missing post, without reading the body", async () => {
-      const { deps, draft, posts } = await setup(ownerPostAccess);
+      const { deps, draft, posts, bob } = await setup(ownerPostAccess);
       const body = unreadBody();
       expect((await rejection(updatePost(deps, draft.id, body, bob))).code).toBe('PostNotFound');
       expect((await rejection(updatePost(deps, 'no-such-post', body, bob))).code).toBe('PostNotFound');
@@ -194,7 +192,7 @@ describe('post access: owner', () => {
     });
 
     it("refuses another user's published post with NotTheAuthor, without reading the body, changing nothing", async () => {
-      const { deps, live, posts } = await setup(ownerPostAccess);
+      const { deps, live, posts, bob } = await setup(ownerPostAccess);
       const body = unreadBody();
       const update = await rejection(updatePost(deps, live.id, body, bob));
       expect([update.code, update.message]).toEqual(['NotTheAuthor', 'Only the author can change this post']);
@@ -204,12 +202,41 @@ describe('post access: owner', () => {
     });
 
     it('lets the author change and delete their own posts, drafts included; authorId never changes', async () => {
-      const { deps, draft, live, posts, clock } = await setup(ownerPostAccess);
+      const { deps, draft, live, posts, clock, alice } = await setup(ownerPostAccess);
       const saved = await updatePost(deps, draft.id, { title: 'Ready', published: true, authorId: 'bob-id' }, alice);
       expect(saved).toStrictEqual({ ...draft, title: 'Ready', published: true, updatedAt: clock.now() });
       expect((await rejection(updatePost(deps, live.id, { title: '' }, alice))).code).toBe('ValidationFailed');
       await deletePost(deps, live.id, alice);
       expect(await posts.findById(live.id)).toBeNull();
+    });
+  });
+
+  describe('the rules on their own', () => {
+    const post = { id: 'p', title: 't', body: 'b', authorId: 'alice-id', published: false, createdAt: 0, updatedAt: 0 };
+    const alice = { kind: 'user', userId: 'alice-id' } as const;
+    const bob = { kind: 'user', userId: 'bob-id' } as const;
+
+    it('visible: a missing post and a hidden draft are both PostNotFound', () => {
+      expect(ownerPostAccess.visible(alice, post)).toBe(post);
+      expect(() => ownerPostAccess.visible(bob, post)).toThrow(new DomainError('PostNotFound'));
+      expect(() => ownerPostAccess.visible(alice, null)).toThrow(new DomainError('PostNotFound'));
+      expect(openPostAccess.visible(ANONYMOUS, post)).toBe(post);
+      expect(() => openPostAccess.visible(ANONYMOUS, null)).toThrow(new DomainError('PostNotFound'));
+    });
+
+    it('changeable: the author only; the published post of another is NotTheAuthor', () => {
+      const published = { ...post, published: true };
+      expect(ownerPostAccess.changeable(alice, published)).toBe(published);
+      expect(() => ownerPostAccess.changeable(bob, published)).toThrow(new DomainError('NotTheAuthor'));
+      expect(() => ownerPostAccess.changeable(ANONYMOUS, published)).toThrow(new DomainError('NotTheAuthor'));
+      expect(openPostAccess.changeable(bob, post)).toBe(post);
+    });
+
+    it('authorOf: the caller under owner access, the body under open access', () => {
+      expect(ownerPostAccess.authorOf(alice, undefined)).toBe('alice-id');
+      expect(() => ownerPostAccess.authorOf(alice, 'bob-id')).toThrow(new DomainError('AuthorIdNotYours'));
+      expect(() => ownerPostAccess.authorOf(ANONYMOUS, undefined)).toThrow(new DomainError('MissingAuthorization'));
+      expect(openPostAccess.authorOf(ANONYMOUS, 'anyone')).toBe('anyone');
     });
   });
 });

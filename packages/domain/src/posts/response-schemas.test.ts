@@ -1,8 +1,7 @@
+import { inMemoryDeps } from '../test-support/signed-up.js';
 import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { manualClock } from '../test-support/fakes.js';
 import { createPost } from './create-post.js';
-import { createInMemoryPostRepository } from './in-memory-post-repository.js';
 import { listPublishedPosts } from './list-published-posts.js';
 import type { Pagination, Post, PostPage } from './post.js';
 import { PostPageSchema, PostSchema, type PaginationSchema } from './response-schemas.js';
@@ -18,7 +17,7 @@ describe('post response schemas', () => {
   });
 
   it('accept what the use cases return, and refuse an extra or missing field', async () => {
-    const deps = { posts: createInMemoryPostRepository(), clock: manualClock() };
+    const deps = inMemoryDeps();
     const post = await createPost(deps, { title: 'Hello', body: 'World', authorId: 'a', published: true });
     expect(v.parse(PostSchema, post)).toStrictEqual({ ...post });
     expect(v.safeParse(PostPageSchema, await listPublishedPosts(deps, {})).success).toBe(true);

@@ -1,8 +1,7 @@
+import { inMemoryDeps } from '../test-support/signed-up.js';
 import { describe, expect, it, vi } from 'vitest';
-import { manualClock } from '../test-support/fakes.js';
 import { idsThatNameNothing } from '../test-support/ids.js';
 import { createPost } from './create-post.js';
-import { createInMemoryPostRepository } from './in-memory-post-repository.js';
 import type { PostRepository } from './ports.js';
 import { updatePost } from './update-post.js';
 import { rejection } from '../test-support/rejection.js';
@@ -11,11 +10,10 @@ const T0 = Date.UTC(2026, 0, 1, 8, 0, 0, 0);
 const LATER = T0 + 5 * 60_000;
 
 async function setup(published = false) {
-  const posts = createInMemoryPostRepository();
-  const clock = manualClock(T0);
-  const original = await createPost({ posts, clock }, { title: 'Title', body: 'Body', authorId: 'author-1', published });
-  clock.set(LATER);
-  return { posts, clock, original, deps: { posts, clock } };
+  const deps = inMemoryDeps(T0);
+  const original = await createPost(deps, { title: 'Title', body: 'Body', authorId: 'author-1', published });
+  deps.clock.set(LATER);
+  return { posts: deps.posts, clock: deps.clock, original, deps };
 }
 
 describe('updatePost', () => {
@@ -183,9 +181,9 @@ describe('updatePost', () => {
     });
 
     it('answers PostNotFound when the repository update finds nothing to save', async () => {
-      const { clock, posts, original } = await setup();
+      const { deps, posts, original } = await setup();
       const vanishing: PostRepository = { ...posts, update: async () => null };
-      const error = await rejection(updatePost({ posts: vanishing, clock }, original.id, { title: 'x' }));
+      const error = await rejection(updatePost({ ...deps, posts: vanishing }, original.id, { title: 'x' }));
       expect(error.code).toBe('PostNotFound');
     });
   });

@@ -1,13 +1,15 @@
-import { ANONYMOUS, isPending, type CallerSource } from '../accounts/caller.js';
+import type { AuthenticateDeps } from '../accounts/authenticate.js';
+import { authenticateCaller } from '../accounts/caller.js';
+import { NO_CREDENTIALS, type Credentials } from '../accounts/credentials.js';
 import type { Clock } from '../shared/clock.js';
 import { DomainError } from '../shared/errors.js';
 import { parseInput, readInput } from '../shared/validation.js';
 import type { Post } from './post.js';
-import { findPostToChange, openPostAccess, type PostAccessPolicy } from './post-access.js';
+import { openPostAccess, type PostAccessPolicy } from './post-access.js';
 import type { PostRepository } from './ports.js';
 import { UpdatePostSchema } from './schemas.js';
 
-export interface UpdatePostDeps {
+export interface UpdatePostDeps extends AuthenticateDeps {
   readonly posts: PostRepository;
   readonly clock: Clock;
   /** Who may change which posts; the open contract when omitted. */
@@ -25,12 +27,11 @@ export async function updatePost(
   deps: UpdatePostDeps,
   id: string,
   input: unknown,
-  caller: CallerSource = ANONYMOUS,
+  credentials: Credentials = NO_CREDENTIALS,
 ): Promise<Post> {
   const access = deps.postAccess ?? openPostAccess;
-  const asked = access.writer(caller);
-  const writer = isPending(asked) ? await asked : asked;
-  const existing = await findPostToChange(deps.posts, access, writer, id);
+  const writer = access.writer(credentials) ?? (await authenticateCaller(deps, credentials));
+  const existing = access.changeable(writer, await deps.posts.findById(id));
 
   const { title, body, published } = parseInput(UpdatePostSchema, await readInput(input));
   const saved = await deps.posts.update(id, {

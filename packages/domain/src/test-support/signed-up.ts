@@ -1,21 +1,39 @@
+import { bearer, type Credentials } from '../accounts/credentials.js';
 import { createInMemoryUserRepository } from '../accounts/in-memory-user-repository.js';
 import { signUp } from '../accounts/sign-up.js';
+import { createInMemoryPostRepository } from '../posts/in-memory-post-repository.js';
 import { fakePasswordHasher, fakeTokenService, manualClock } from './fakes.js';
 
 /** Alice's signup: the e-mail, name and password every domain test signs up with. */
 export const ALICE = { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery' } as const;
 
 /**
- * Alice signed up on a fresh in-memory user store with fake tokens (which expire by the manual
- * clock) and a fake hasher: the store, the fakes, her signup's answer, and the deps every account
- * use case takes.
+ * Every port the use cases take, in this process: empty in-memory stores of users and posts, a
+ * manual clock (starting at `start`), fake tokens that expire by it, and a fake hasher.
+ */
+export function inMemoryDeps(start?: number) {
+  const clock = manualClock(start);
+  return {
+    users: createInMemoryUserRepository(),
+    posts: createInMemoryPostRepository(),
+    clock,
+    tokens: fakeTokenService(clock),
+    hasher: fakePasswordHasher(),
+  };
+}
+
+/** Someone signed up on `deps` under `email`: their user id, and the credentials their token presents. */
+export async function signedUpAs(deps: ReturnType<typeof inMemoryDeps>, email: string): Promise<{ userId: string; credentials: Credentials }> {
+  const { token, user } = await signUp(deps, { ...ALICE, email });
+  return { userId: user.id, credentials: bearer(token) };
+}
+
+/**
+ * Alice signed up on fresh `inMemoryDeps`: the stores, the fakes, her signup's answer, the
+ * credentials her token presents, and the deps every account use case takes.
  */
 export async function aliceSignedUp() {
-  const users = createInMemoryUserRepository();
-  const clock = manualClock();
-  const tokens = fakeTokenService(clock);
-  const hasher = fakePasswordHasher();
-  const deps = { users, tokens, clock, hasher };
+  const deps = inMemoryDeps();
   const signedIn = await signUp(deps, ALICE);
-  return { users, tokens, clock, hasher, signedIn, deps };
+  return { ...deps, signedIn, credentials: bearer(signedIn.token), deps };
 }
