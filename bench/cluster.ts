@@ -1,8 +1,8 @@
 // WEB_CONCURRENCY=1 against WEB_CONCURRENCY=2 on MongoDB (the cluster mode refuses the memory
-// store). Needs a MongoDB: MONGODB_URL (default mongodb://127.0.0.1:27017), the same variable the
-// tests read. Writes bench/results/cluster.json and prints a table.
+// store). Needs a MongoDB: DB_URL (default mongodb://127.0.0.1:27017), the variable the server
+// reads too. Writes bench/results/cluster.json and prints a table.
 //
-//   pnpm -s build && MONGODB_URL=mongodb://127.0.0.1:27018 tsx bench/cluster.ts [--seconds 5] [--rounds 3]
+//   pnpm -s build && DB_URL=mongodb://127.0.0.1:27018 tsx bench/cluster.ts [--seconds 5] [--rounds 3]
 //
 // No CPU pinning here: the point is to use both cores. wrk, the workers and (when it runs on this
 // machine) the database share them, so the figures say what this machine can do, not a ceiling.
@@ -18,7 +18,7 @@ import { runWrk } from './lib/wrk.js';
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' } } });
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
-const MONGODB_URL = process.env.MONGODB_URL ?? 'mongodb://127.0.0.1:27017';
+const DB_URL = process.env.DB_URL ?? 'mongodb://127.0.0.1:27017';
 const DATABASE = `inkwell_bench_${randomBytes(4).toString('hex')}`;
 
 interface Figures {
@@ -33,7 +33,7 @@ async function measure(workers: number): Promise<Figures> {
       name: `inkwell ×${workers}`,
       args: [...inkwellArgs],
       env: {
-        DB_URL: MONGODB_URL,
+        DB_URL,
         DB_DATABASE: DATABASE,
         JWT_SECRET: 'bench-secret-0123456789abcdef-0123456789abcdef',
         NODE_ENV: 'production',
@@ -69,7 +69,7 @@ async function measure(workers: number): Promise<Figures> {
 }
 
 async function dropDatabase(): Promise<void> {
-  const client = new MongoClient(MONGODB_URL, { serverSelectionTimeoutMS: 2000 });
+  const client = new MongoClient(DB_URL, { serverSelectionTimeoutMS: 2000 });
   try {
     await client.db(DATABASE).dropDatabase();
   } finally {
@@ -88,7 +88,7 @@ try {
   console.log(`2 workers ÷ 1: GET /posts/:id ${(two.getPost.rps / one.getPost.rps).toFixed(2)}×, 404 ${(two.notFound.rps / one.notFound.rps).toFixed(2)}×`);
   writeFileSync(
     `${repositoryRoot}bench/results/cluster.json`,
-    `${JSON.stringify({ date: new Date().toISOString(), mongodbUrl: MONGODB_URL.replace(/\/\/[^@/]*@/, '//***@'), seconds: SECONDS, rounds: ROUNDS, figures }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), mongodbUrl: DB_URL.replace(/\/\/[^@/]*@/, '//***@'), seconds: SECONDS, rounds: ROUNDS, figures }, null, 2)}\n`,
   );
 } finally {
   await dropDatabase();

@@ -5,7 +5,7 @@
 // twice: with the real bcrypt pool (what a client waits for) and with a hasher that costs nothing
 // (so the limiter's share is not lost in the noise of bcrypt).
 //
-//   pnpm -s build && MONGODB_URL=mongodb://127.0.0.1:27017 tsx bench/login-cost.ts [--rounds 5]
+//   pnpm -s build && DB_URL=mongodb://127.0.0.1:27017 tsx bench/login-cost.ts [--rounds 5]
 //
 // Writes bench/results/login-cost.json.
 import { createLogger, openStore, readConfig, startServer, type RunningServer, type Store } from '@inkwell/app';
@@ -24,9 +24,9 @@ const ROUNDS = Number(options.rounds);
 const FAST_PER_ROUND = 200;
 const BCRYPT_PER_ROUND = 6;
 const PASSWORD = 'bench password 0123';
-const url = process.env.MONGODB_URL;
+const url = process.env.DB_URL;
 if (!url) {
-  console.error('bench/login-cost.ts needs MONGODB_URL=mongodb://… (a real MongoDB, or a wire-protocol test server).');
+  console.error('bench/login-cost.ts needs DB_URL=mongodb://… (a real MongoDB, or a wire-protocol test server).');
   process.exit(1);
 }
 

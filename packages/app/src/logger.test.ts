@@ -91,6 +91,17 @@ function capturedLogger() {
   return { logger: createLogger('info', destination), lines };
 }
 
+describe('createLogger', () => {
+  it('redacts every secret field, at the top level and one level down, and a headers object\'s credentials', () => {
+    const { logger, lines } = capturedLogger();
+    const secrets = { password: 'p1', currentPassword: 'p2', newPassword: 'p3', passwordHash: '$2b$12$h', token: 'eyJ.t', authorization: 'Bearer a' };
+    logger.info({ ...secrets, body: { ...secrets }, headers: { authorization: 'Bearer b' }, title: 'kept' }, 'line');
+    const redacted = Object.fromEntries(Object.keys(secrets).map((name) => [name, '[redacted]']));
+    expect(lines[0]).toMatchObject({ ...redacted, body: redacted, headers: { authorization: '[redacted]' }, title: 'kept' });
+    expect(JSON.stringify(lines[0])).not.toMatch(/p1|p2|p3|\$2b\$|eyJ\.t|Bearer/);
+  });
+});
+
 describe('plainLineLogger', () => {
   it('writes the access line exactly as the full logger would', () => {
     const full = capturedLogger();

@@ -3,39 +3,29 @@ import type { Logger as HttpLogger } from '@inkwell/adapters-http';
 import type { LogLevel } from './config.js';
 import { redactUrlPasswords } from './redact-url-passwords.js';
 
+/** The fields that carry a secret: passwords (the account's own changes send two), hashes, tokens, credentials. */
+const SECRET_FIELDS = ['password', 'currentPassword', 'newPassword', 'passwordHash', 'token', 'authorization'];
+
+/** Where a secret can sit in a line's top level: the fields themselves, and a headers object's credentials. */
+const TOP_LEVEL_SECRETS = [...SECRET_FIELDS, 'headers.authorization'];
+
 /**
- * inkwell's structured JSON logger. Secrets are redacted by path as a second line of defence:
- * no code path logs them on purpose. As a last one, every finished line passes through
- * `redactUrlPasswords`, so `DB_URL`'s password cannot reach the output by any path.
+ * inkwell's structured JSON logger. Secrets are redacted by path (a top-level field, or one level
+ * down) as a second line of defence: no code path logs them on purpose. As a last one, every
+ * finished line passes through `redactUrlPasswords`, so `DB_URL`'s password cannot reach the
+ * output by any path.
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   return pino(
     {
       level,
       base: { service: 'inkwell' },
-      redact: {
-        paths: [
-          'password',
-          '*.password',
-          'passwordHash',
-          '*.passwordHash',
-          'token',
-          '*.token',
-          'authorization',
-          '*.authorization',
-          'headers.authorization',
-          '*.headers.authorization',
-        ],
-        censor: '[redacted]',
-      },
+      redact: { paths: [...TOP_LEVEL_SECRETS, ...TOP_LEVEL_SECRETS.map((path) => `*.${path}`)], censor: '[redacted]' },
       hooks: { streamWrite: redactUrlPasswords },
     },
     destination ?? standardOutput(),
   );
 }
-
-/** The redaction paths above that name a top-level field. */
-const TOP_LEVEL_SECRETS = ['password', 'passwordHash', 'token', 'authorization', 'headers.authorization'];
 
 /**
  * A logger for lines whose fields are all plain and top-level, such as the line written on every

@@ -8,24 +8,26 @@ import { afterAll } from 'vitest';
 /** A MongoDB server for integration tests, and where it came from. */
 export interface TestMongoServer {
   readonly url: string;
-  readonly origin: 'MONGODB_URL' | 'testcontainers';
+  readonly origin: 'DB_URL' | 'testcontainers';
 }
 
 const MONGO_IMAGE = 'mongo:7';
 const DOCKER_PROBE_TIMEOUT_MS = 3000;
 const SKIP_MARKER_PREFIX = 'inkwell-mongo-tests-skipped-';
 const SKIP_LINE =
-  '[inkwell] MongoDB integration tests SKIPPED: no MONGODB_URL and no Docker engine. ' +
-  'Set MONGODB_URL=mongodb://... or start Docker to run them.';
+  '[inkwell] MongoDB integration tests SKIPPED: DB_URL names no MongoDB and no Docker engine answers. ' +
+  'Set DB_URL=mongodb://... or start Docker to run them.';
 
 /**
- * Finds the MongoDB for this test file: `MONGODB_URL` when set; else a Testcontainers `mongo:7`
+ * Finds the MongoDB for this test file: the server `DB_URL` names, the variable the app reads
+ * too, when it is a `mongodb://` URL (each test file then works in a database of its own there,
+ * never in `DB_DATABASE`); else a Testcontainers `mongo:7`
  * when a Docker engine answers (stopped by a file-level afterAll, so call this while a test file
  * is being collected); else null, after printing one loud line per test run.
  */
 export async function resolveTestMongoServer(): Promise<TestMongoServer | null> {
-  const url = process.env.MONGODB_URL;
-  if (url) return { url, origin: 'MONGODB_URL' };
+  const url = process.env.DB_URL;
+  if (url !== undefined && /^mongodb(\+srv)?:\/\//.test(url)) return { url, origin: 'DB_URL' };
   if (await dockerAnswers()) return startContainer();
   announceSkipOncePerRun();
   return null;
@@ -33,7 +35,7 @@ export async function resolveTestMongoServer(): Promise<TestMongoServer | null> 
 
 async function dockerAnswers(): Promise<boolean> {
   try {
-    // Imported only here: Testcontainers is slow to load and useless when MONGODB_URL is set.
+    // Imported only here: Testcontainers is slow to load and useless when DB_URL names a MongoDB.
     const { getContainerRuntimeClient } = await import('testcontainers');
     // An unref'd timer, so a hung Docker socket neither blocks collection nor keeps the process alive.
     return await Promise.race([
