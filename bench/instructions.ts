@@ -13,7 +13,7 @@
 // when --only or --before narrows it).
 //
 //   pnpm -s build && tsx bench/instructions.ts [--endpoints post,list,me,create] [--requests 2000]
-//     [--warmup 20000] [--only baseline,info] [--before <built checkout>]
+//     [--warmup 20000] [--only <regular expression of server names>] [--before <built checkout>]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -32,8 +32,8 @@ const { values } = parseArgs({
     before: { type: 'string' },
   },
 });
-/** `--only owner,info`: count only the servers whose names contain one of these. */
-const only = values.only?.split(',');
+/** `--only 'LOG_LEVEL=info$'`: count only the servers whose names match this regular expression. */
+const only = values.only === undefined ? undefined : new RegExp(values.only);
 const REQUESTS = Number(values.requests);
 const WARMUP = Number(values.warmup);
 const rawDir = `${repositoryRoot}bench/results/raw/instructions/`;
@@ -193,7 +193,7 @@ const variants: Variant[] = [
   ...(beforeCheckout ? [inkwell('info', 'open', beforeCheckout)] : []),
   inkwell('info'),
   inkwell('info', 'owner'),
-].filter((variant) => !only || only.some((part) => variant.name.includes(part)));
+].filter((variant) => !only || only.test(variant.name));
 
 const counts: Count[] = [];
 for (const key of endpointKeys) for (const variant of variants) counts.push(await count(variant, key, baselineToken));

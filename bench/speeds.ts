@@ -1,0 +1,86 @@
+// `tsx bench/speeds.ts`: does every inkwell process run at the same speed? Starts N fresh server
+// processes in turn (the build, as `pnpm start` runs it), loads each with the same requests, and
+// reports each one's CPU time per request: a process that settled in a slower state for its whole
+// life shows as an outlier, where one process alone (as `pnpm bench` starts) can land either way.
+//
+// Options: --processes N (5), --endpoint post|list|me|create (post), --seconds S (5), --warmup S (3),
+// --connections C (50), --posts-access open|owner (open), --checkout DIR (another built checkout).
+// Writes bench/results/speeds.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { sendExpecting } from './lib/http-client.js';
+import { freePort, inkwellArgs, repositoryRoot, startServer } from './lib/processes.js';
+import { median } from './lib/stats.js';
+import { runWrk } from './lib/wrk.js';
+
+const { values: options } = parseArgs({
+  options: {
+    processes: { type: 'string', default: '5' },
+    endpoint: { type: 'string', default: 'post' },
+    seconds: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+    'posts-access': { type: 'string', default: 'open' },
+    checkout: { type: 'string' },
+  },
+});
+const PROCESSES = Number(options.processes);
+const SECONDS = Number(options.seconds);
+const WARMUP = Number(options.warmup);
+const CONNECTIONS = Number(options.connections);
+const JWT_SECRET = 'bench-secret-0123456789abcdef-0123456789abcdef';
+const CORES = availableParallelism();
+const SERVER_CPUS = CORES >= 2 ? String(CORES - 1) : undefined;
+const WRK_CPUS = CORES >= 2 ? '0' : undefined;
+const checkout = options.checkout ? resolve(options.checkout) : repositoryRoot;
+const log = (message: string) => process.stdout.write(`${message}\n`);
+
+const postBody = JSON.stringify({ title: 'A post about nothing much', body: 'Ports, adapters and a little JSON.', authorId: 'bench', published: true });
+
+/** The request the processes are loaded with, once the state it needs exists on `url`. */
+async function prepare(url: string): Promise<{ path: string; script: 'get' | 'post-json'; args: string[] }> {
+  const signup = { method: 'POST', path: '/auth/signup', body: JSON.stringify({ email: 'bench@example.com', name: 'Bench', password: 'bench password 0123' }) };
+  const { token } = await sendExpecting<{ token: string }>(url, signup, 201);
+  const created = await sendExpecting<{ post: { id: string } }>(url, { method: 'POST', path: '/posts', headers: { Authorization: `Bearer ${token}` }, body: postBody }, 201);
+  switch (options.endpoint) {
+    case 'post':
+      return { path: `/posts/${created.post.id}`, script: 'get', args: [] };
+    case 'list':
+      return { path: '/posts?page=1&perPage=20', script: 'get', args: [] };
+    case 'me':
+      return { path: '/me', script: 'get', args: [token] };
+    case 'create':
+      return { path: '/posts', script: 'post-json', args: [postBody, token] };
+    default:
+      throw new Error(`unknown endpoint ${options.endpoint}: use post, list, me or create`);
+  }
+}
+
+const figures: { process: number; rps: number; cpuUs: number }[] = [];
+for (let i = 1; i <= PROCESSES; i++) {
+  const args = [...inkwellArgs.slice(0, -1), join(checkout, inkwellArgs.at(-1) as string)];
+  const env = { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: 'info', POSTS_ACCESS: options['posts-access'] as string };
+  const server = await startServer({ name: `inkwell ${i}`, args, env, readyPath: '/health', cpus: SERVER_CPUS }, await freePort());
+  try {
+    const { path, script, args: wrkArgs } = await prepare(server.url);
+    const load = (seconds: number) => runWrk({ url: `${server.url}${path}`, script, args: wrkArgs, connections: CONNECTIONS, seconds, cpus: WRK_CPUS });
+    await load(WARMUP);
+    const before = server.cpuMicros();
+    const result = await load(SECONDS);
+    const cpuUs = (server.cpuMicros() - before) / result.requests;
+    figures.push({ process: i, rps: result.rps, cpuUs });
+    log(`process ${i}: ${Math.round(result.rps)} req/s, ${cpuUs.toFixed(1)} µs CPU per request`);
+  } finally {
+    await server.stop();
+  }
+}
+const cpu = figures.map((figure) => figure.cpuUs);
+const spread = Math.max(...cpu) / Math.min(...cpu) - 1;
+log(`median ${median(cpu).toFixed(1)} µs CPU per request; slowest / fastest - 1 = ${(spread * 100).toFixed(1)}%`);
+mkdirSync(`${repositoryRoot}bench/results`, { recursive: true });
+writeFileSync(
+  `${repositoryRoot}bench/results/speeds.json`,
+  `${JSON.stringify({ date: new Date().toISOString(), endpoint: options.endpoint, postsAccess: options['posts-access'], checkout: options.checkout ?? null, figures, spread }, null, 2)}\n`,
+);
