@@ -3,8 +3,8 @@ import { fakePasswordHasher, manualClock } from '@inkwell/domain/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, createInkwell, type Inkwell, createLogger, type Store } from '@inkwell/app';
-import { FOREIGN_JWT_SECRET, TEST_JWT_SECRET, alice, bob } from '../support/fixtures.js';
-import { GONE_USER_ID, issueToken } from '../support/tokens.js';
+import { FOREIGN_JWT_SECRET, PASSWORD, TEST_JWT_SECRET, alice, bob } from '../support/fixtures.js';
+import { GONE_USER_ID, issueToken, sessionIdOf } from '../support/tokens.js';
 
 /**
  * Runs per property. CI keeps the default (200, seed fixed below); for a long local run:
@@ -16,17 +16,27 @@ export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20_260_101);
 /** A property's time limit, growing with the runs (the MongoDB snapshot reads grow with the data). */
 const TIMEOUT_MS = 60_000 + FUZZ_RUNS * 200;
 
+/**
+ * Everything a store holds: each user (with its sessions) and each post as stored, `id` or `_id`
+ * naming it.
+ */
+export interface StoredData {
+  readonly users: readonly Record<string, unknown>[];
+  readonly posts: readonly Record<string, unknown>[];
+}
+
 /** A store to fuzz, and a way to read everything it holds (to prove a rejected write changed nothing). */
 export interface FuzzStoreFactory {
   readonly label: string;
-  open(): Promise<{ store: Store; snapshot(): Promise<unknown> }>;
+  open(): Promise<{ store: Store; snapshot(): Promise<StoredData> }>;
 }
 
 /**
- * A store whose inserts are tracked, so a snapshot can read every user and post back by id.
- * Every write goes through the repositories, so nothing can be stored without being tracked.
+ * A store whose inserts are tracked, so a snapshot can read every user (with its sessions, expired
+ * ones included) and every post back by id. Every write goes through the repositories, so nothing
+ * can be stored without being tracked.
  */
-export function trackedSnapshot(store: Store): { store: Store; snapshot(): Promise<unknown> } {
+export function trackedSnapshot(store: Store): { store: Store; snapshot(): Promise<StoredData> } {
   const ids = { users: new Set<string>(), posts: new Set<string>() };
   const tracked: Store = {
     ...store,
@@ -45,8 +55,19 @@ export function trackedSnapshot(store: Store): { store: Store; snapshot(): Promi
   return {
     store: tracked,
     snapshot: async () => ({
-      users: (await Promise.all([...ids.users].map((id) => store.users.findById(id)))).filter(Boolean),
-      posts: (await Promise.all([...ids.posts].map((id) => store.posts.findById(id)))).filter(Boolean),
+      users: (
+        await Promise.all(
+          [...ids.users].map(async (id) => {
+            const found = await store.users.findWithSession(id, null, 0);
+            if (!found) return null;
+            const { tokensWithoutSessionEndedAt } = found;
+            return { ...found.user, sessions: await store.users.listSessions(id, 0), tokensWithoutSessionEndedAt };
+          }),
+        )
+      ).filter((user) => user !== null),
+      posts: (await Promise.all([...ids.posts].map((id) => store.posts.findById(id))))
+        .filter((post) => post !== null)
+        .map((post) => ({ ...post })),
     }),
   };
 }
@@ -76,11 +97,13 @@ const anyText = fc.string({ unit: 'binary', maxLength: 40 });
 const fieldName = fc.constantFrom(
   'email', 'name', 'password', 'title', 'body', 'authorId', 'published', 'id', 'createdAt', 'updatedAt',
   'passwordHash', '__proto__', 'constructor', 'prototype', '$where', '$ne', 'toString', 'hasOwnProperty', '',
+  'scope', 'currentPassword', 'newPassword', 'sessions',
 );
 const plausibleValue = fc.oneof(
   fc.constantFrom(
     'alice@example.com', ' ALICE@example.com ', 'new@example.com', 'correct horse battery staple', 'T', 't'.repeat(201),
     '', ' ', '\u0000', 'é'.repeat(37), '\ud800', true, false, 'true', null, 0, -1, 1.5, Number.POSITIVE_INFINITY /* sent as null */,
+    'all', 'others', '$$this.id',
   ),
   fc.emailAddress(),
   anyText,
@@ -201,15 +224,114 @@ const nonAuthorCredentials = credentialsOf(['nobody', 'other', 'other', 'gone', 
 const draftSecrets = [0, 1, 2].map((i) => ({ title: `draft-title-${i}-q7vZx`, body: `draft-body-${i}-k3Wm9` }));
 const MISSING_POST_ID = 'ffffffffffffffffffffffff';
 const anyMethod = fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS');
+/** The endpoints of the signed-in account, by method and path; `{id}` is filled in once the accounts exist. */
+const ACCOUNT_ENDPOINTS = [
+  ['POST', '/auth/logout'],
+  ['POST', '/auth/refresh'],
+  ['POST', '/auth/password'],
+  ['GET', '/me/sessions'],
+  ['DELETE', '/me/sessions/{id}'],
+  ['PATCH', '/me'],
+  ['DELETE', '/me'],
+] as const;
+/** What each endpoint of the signed-in account may answer (docs/api.md, the OpenAPI document), but for a 5xx. */
+const ACCOUNT_ANSWERS: Readonly<Record<string, readonly number[]>> = {
+  'POST /auth/logout': [204, 400, 401, 413, 415],
+  'POST /auth/refresh': [200, 401],
+  'POST /auth/password': [200, 400, 401, 403, 413, 415, 429],
+  'GET /me/sessions': [200, 401],
+  'HEAD /me/sessions': [200, 401],
+  'DELETE /me/sessions/{id}': [204, 401, 404],
+  'GET /me': [200, 401],
+  'HEAD /me': [200, 401],
+  'PATCH /me': [200, 400, 401, 403, 409, 413, 415, 429],
+  'DELETE /me': [204, 400, 401, 403, 413, 415, 429],
+};
+const ACCOUNT_PATHS = new Set<string>(ACCOUNT_ENDPOINTS.map(([, path]) => path));
+/** Mostly the documented method of an endpoint, sometimes any method on its path. */
+const accountRequest = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...ACCOUNT_ENDPOINTS) },
+  { weight: 1, arbitrary: fc.tuple(anyMethod, fc.constantFrom(...ACCOUNT_PATHS)) },
+);
+/**
+ * A session id in `DELETE /me/sessions/{id}`: the caller's own session, the account's other one,
+ * another account's, the user's own id, or any segment at all.
+ */
+const sessionIdInPath = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('{own}', '{second}', '{carol}', '{user}') },
+  { weight: 2, arbitrary: pathId },
+);
+/**
+ * A body every account endpoint takes (each ignores the others' fields), so requests get past
+ * validation to the password check and the store: the current password mostly right, the new
+ * e-mail sometimes taken.
+ */
+const validAccountBody = fc
+  .record(
+    {
+      scope: fc.constantFrom('current', 'others', 'all'),
+      currentPassword: fc.constantFrom(PASSWORD, PASSWORD, PASSWORD, 'wrong password'),
+      newPassword: fc.constantFrom('a brand new passphrase', 'another new passphrase'),
+      name: someText,
+      email: fc.oneof(fc.constantFrom('moved@example.com', alice.email), fc.emailAddress()),
+    },
+    { requiredKeys: ['scope', 'currentPassword', 'newPassword', 'name'] },
+  )
+  .map((value) => JSON.stringify(value));
+/** Bodies for the account endpoints, right or wrong field by field. */
+const accountBody = fc
+  .record(
+    {
+      scope: fc.oneof(fc.constantFrom('current', 'others', 'all'), plausibleValue),
+      currentPassword: fc.oneof(fc.constantFrom(PASSWORD, PASSWORD, 'wrong password'), plausibleValue),
+      newPassword: fc.oneof(fc.constant('a brand new passphrase'), someText, plausibleValue),
+      name: fc.oneof(someText, plausibleValue),
+      email: fc.oneof(fc.constantFrom('moved@example.com', ' MOVED@Example.com ', alice.email), fc.emailAddress(), plausibleValue),
+    },
+    { requiredKeys: [] },
+  )
+  .map((value) => JSON.stringify(value));
+/** Who calls the account endpoints: the account's two sessions, one it ended, nobody, and tokens that fail. */
+type AccountRole = 'main' | 'second' | 'ended' | 'nobody' | 'gone' | 'foreign';
+type AccountCredentials = { readonly as: AccountRole } | { readonly tamperedAt: number } | { readonly header: string };
+const accountCredentials: fc.Arbitrary<AccountCredentials> = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom<AccountRole>('main', 'main', 'second').map((as) => ({ as })) },
+  { weight: 2, arbitrary: fc.constantFrom<AccountRole>('ended', 'nobody', 'gone', 'foreign').map((as) => ({ as })) },
+  { weight: 1, arbitrary: fc.nat().map((tamperedAt) => ({ tamperedAt })) },
+  { weight: 1, arbitrary: authorization.map((header) => ({ header })) },
+);
+/** The 401 each refused caller gets, by the GET /me rules; null for the account's live sessions, which pass. */
+function refusalOf(credentials: AccountCredentials): { error: string; challenge: string } | null | undefined {
+  const plain = 'Bearer realm="inkwell"';
+  const invalid = `${plain}, error="invalid_token"`;
+  if ('header' in credentials) return undefined;
+  if ('tamperedAt' in credentials) return { error: 'Invalid token', challenge: invalid };
+  switch (credentials.as) {
+    case 'main':
+    case 'second':
+      return null;
+    case 'nobody':
+      return { error: 'Missing authorization header', challenge: plain };
+    case 'gone':
+      return { error: 'User no longer exists', challenge: invalid };
+    case 'ended':
+    case 'foreign':
+      return { error: 'Invalid token', challenge: invalid };
+  }
+}
+
+
 /**
  * Requests at the author's posts, as a method and a path: `{draft}`, `{live}` (the author's
  * published post) and `{author}` (their id) are filled in once they exist, and a request at
  * `{draft}` is also sent with an id that names nothing. Mostly reads, changes and deletes of
- * those very posts, and new posts claiming the author's id; sometimes anything at all.
+ * those very posts, and new posts claiming the author's id; sometimes the caller's own account
+ * endpoints (a deleted account takes its posts with it), or anything at all.
  */
 const requestAtOwnedPosts = fc.oneof(
   { weight: 3, arbitrary: fc.tuple(fc.constantFrom('GET', 'PATCH', 'DELETE'), fc.constantFrom('/posts/{draft}', '/posts/{live}')) },
   { weight: 2, arbitrary: fc.tuple(fc.constant('POST'), fc.constant('/posts')) },
+  { weight: 1, arbitrary: fc.constantFrom(...ACCOUNT_ENDPOINTS).map(([method, path]) => [method, path.replace('{id}', '{draft}')] as const) },
   {
     weight: 2,
     arbitrary: fc.tuple(
@@ -256,17 +378,51 @@ function postsIn(value: unknown): { id?: unknown }[] {
   return !Array.isArray(value) && 'authorId' in value ? [value as { id?: unknown }, ...nested] : nested;
 }
 
+/** The id of a stored user or post, as `id` (memory) or `_id` (MongoDB). */
+function recordId(record: Record<string, unknown>): string {
+  return String(record.id ?? record._id);
+}
+
+/** The stored data without the user `userId` and its posts: what a request of that user's may not touch. */
+function withoutUser(data: StoredData, userId: string): StoredData {
+  return {
+    users: data.users.filter((user) => recordId(user) !== userId),
+    posts: data.posts.filter((post) => post.authorId !== userId),
+  };
+}
+
+/** The ids of a stored user's sessions, sorted. */
+function storedSessionIds(user: Record<string, unknown> | undefined): string[] {
+  return ((user?.sessions ?? []) as { id: string }[]).map((session) => session.id).sort();
+}
+
+const STORED_USER_FIELDS = new Set(['id', '_id', 'email', 'name', 'passwordHash', 'createdAt', 'updatedAt', 'sessions', 'tokensWithoutSessionEndedAt']);
+
+/** A stored user holds its own fields and nothing else, each of its type; each session is exactly an id and two times. */
+function expectSaneUser(user: Record<string, unknown>): void {
+  expect(Object.keys(user).filter((key) => !STORED_USER_FIELDS.has(key))).toEqual([]);
+  expect(user).toMatchObject({ email: expect.any(String), name: expect.any(String), passwordHash: expect.any(String) });
+  expect([typeof user.createdAt, typeof user.updatedAt]).toEqual(['number', 'number']);
+  expect(['number', 'undefined'].includes(typeof user.tokensWithoutSessionEndedAt) || user.tokensWithoutSessionEndedAt === null).toBe(true);
+  for (const session of user.sessions as Record<string, unknown>[]) {
+    expect(Object.keys(session).sort()).toEqual(['createdAt', 'expiresAt', 'id']);
+    expect(session).toStrictEqual({ id: expect.any(String), createdAt: expect.any(Number), expiresAt: expect.any(Number) });
+  }
+}
+
 /**
  * Property-based fuzzing of every endpoint through `app.request` under `postsAccess`: arbitrary
  * JSON bodies, query strings, ids and Authorization headers (real tokens among them) never give a
  * 5xx, every 4xx is `{ error: string, ... }`, and a rejected write leaves the store exactly as it
- * was. Where posts have owners, no request without the author's token changes or shows a draft.
+ * was. The account endpoints answer only their documented statuses, change nothing but the
+ * caller's own account, store no odd field and show no hash or other token. Where posts have
+ * owners, no request without the author's token changes or shows a draft.
  */
 export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessMode = 'open'): void {
   const title = `fuzzing every endpoint (${factory.label} store, POSTS_ACCESS=${postsAccess}, ${FUZZ_RUNS} runs per property, seed ${FUZZ_SEED})`;
   describe(title, () => {
     let inkwell: Inkwell;
-    let snapshot: () => Promise<unknown>;
+    let snapshot: () => Promise<StoredData>;
     const targets: { postIds: string[]; authorId: string; tokens: Record<Role, string> } = {
       postIds: [],
       authorId: '',
@@ -282,13 +438,8 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
       const clock = manualClock();
       const config = readConfig({ DB_URL: 'memory:', JWT_SECRET: TEST_JWT_SECRET, NODE_ENV: 'test', POSTS_ACCESS: postsAccess });
       inkwell = await createInkwell(config, createLogger('silent'), { store: opened.store, clock, hasher: fakePasswordHasher() });
-      const signUp = async (account: typeof alice | typeof bob) =>
-        (await (await send('POST', '/auth/signup', 'application/json', JSON.stringify(account))).json()) as {
-          token: string;
-          user: { id: string };
-        };
-      const author = await signUp(alice);
-      const other = await signUp(bob);
+      const author = await signUpAs(alice);
+      const other = await signUpAs(bob);
       targets.authorId = author.user.id;
       targets.tokens = {
         author: author.token,
@@ -330,6 +481,20 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
           ...(['GET', 'HEAD'].includes(method) ? {} : { body }),
         }),
       );
+    }
+
+    /** Signs an account up; answers its token and user. */
+    async function signUpAs(account: { email: string; name: string; password: string }): Promise<{ token: string; user: { id: string } }> {
+      const res = await send('POST', '/auth/signup', 'application/json', JSON.stringify(account));
+      expect(res.status).toBe(201);
+      return (await res.json()) as { token: string; user: { id: string } };
+    }
+
+    /** Logs an account in with the test password: a new session; answers its token. */
+    async function logInAs(email: string): Promise<string> {
+      const res = await send('POST', '/auth/login', 'application/json', JSON.stringify({ email, password: PASSWORD }));
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { token: string }).token;
     }
 
     /** Sends a write; if it was refused, nothing stored may have changed. */
@@ -422,6 +587,131 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
       );
     });
 
+    // The account endpoints do not depend on POSTS_ACCESS: run once per store. Under owner, the
+    // property below sends them too, as a user who is not the posts' author.
+    if (postsAccess === 'open') {
+      it('the session and account endpoints with any body, any session id and any Authorization header', { timeout: TIMEOUT_MS }, async () => {
+        const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort();
+        // Another account, whose session id the fuzzed account's requests try to end.
+        const carol = await signUpAs({ email: 'carol@example.com', name: 'Carol', password: PASSWORD });
+        let accounts = 0;
+
+        await fc.assert(
+          fc.asyncProperty(
+            accountRequest,
+            sessionIdInPath,
+            contentType,
+            fc.oneof({ weight: 3, arbitrary: validAccountBody }, { weight: 2, arbitrary: accountBody }, { weight: 2, arbitrary: jsonBody }),
+            accountCredentials,
+            async ([method, template], idTemplate, type, body, credentials) => {
+              // A new account each run, with two live sessions, one ended session and a post.
+              const email = `fuzzed-${++accounts}@example.com`;
+              const { token: main, user } = await signUpAs({ email, name: 'Fuzzed', password: PASSWORD });
+              const second = await logInAs(email);
+              const ended = await logInAs(email);
+              const asMain = { authorization: `Bearer ${main}` };
+              expect((await send('DELETE', `/me/sessions/${sessionIdOf(ended)}`, '', '', asMain)).status).toBe(204);
+              const post = JSON.stringify({ title: 'Fuzzed', body: 'post', authorId: user.id });
+              expect((await send('POST', '/posts', 'application/json', post, asMain)).status).toBe(201);
+
+              const tokens: Record<AccountRole, string> = { main, second, ended, nobody: '', gone: targets.tokens.gone, foreign: targets.tokens.foreign };
+              const ids: Record<string, string | undefined> = {
+                '{own}': sessionIdOf(main),
+                '{second}': sessionIdOf(second),
+                '{carol}': sessionIdOf(carol.token),
+                '{user}': user.id,
+              };
+              const id = ids[idTemplate] ?? idTemplate;
+              const path = template.replace('{id}', id);
+              const headers: Record<string, string> =
+                'header' in credentials
+                  ? { authorization: credentials.header }
+                  : 'tamperedAt' in credentials
+                    ? { authorization: `Bearer ${tamperedToken(main, credentials.tamperedAt)}` }
+                    : credentials.as === 'nobody'
+                      ? {}
+                      : { authorization: `Bearer ${tokens[credentials.as]}` };
+              const caller = 'as' in credentials && (credentials.as === 'main' || credentials.as === 'second') ? sessionIdOf(tokens[credentials.as]) : undefined;
+
+              const before = await snapshot();
+              const res = await send(method, path, type, body, headers);
+              const answer = await read(res);
+              const after = await snapshot();
+
+              expectWellFormed(answer, method);
+              const { pathname } = new URL(path, 'http://inkwell.test');
+              const route = /^\/me\/sessions\/[^/]+$/.test(pathname) ? '/me/sessions/{id}' : pathname;
+              const documented = ACCOUNT_ANSWERS[`${method} ${route}`];
+              if (documented) expect(documented).toContain(answer.status);
+              else if (ACCOUNT_PATHS.has(route)) expect(answer.status).toBe(405);
+              if (answer.status === 401) expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="inkwell"/);
+              const refusal = refusalOf(credentials);
+              if (documented && refusal === null) expect(answer.status).not.toBe(401);
+              if (documented && refusal) {
+                expect({ status: answer.status, body: method === 'HEAD' ? { error: refusal.error } : (JSON.parse(answer.text) as unknown) }).toStrictEqual({
+                  status: 401,
+                  body: { error: refusal.error },
+                });
+                expect(res.headers.get('www-authenticate')).toBe(refusal.challenge);
+              }
+
+              // No answer shows a hash, or a token but the one it issues.
+              const parsed: Record<string, unknown> = answer.status < 300 && answer.text !== '' && method !== 'HEAD' ? (JSON.parse(answer.text) as Record<string, unknown>) : {};
+              const issued = route === '/auth/refresh' && answer.status === 200 ? parsed.token : undefined;
+              expect(answer.text).not.toMatch(/passwordHash|fake-hash:/);
+              for (const token of [main, second, ended, targets.tokens.author, targets.tokens.other, carol.token]) {
+                if (token !== issued) expect(answer.text).not.toContain(token);
+              }
+
+              // Only the caller's own account and posts may change; a refused request changes nothing at all.
+              expect(withoutUser(after, user.id)).toStrictEqual(withoutUser(before, user.id));
+              if (answer.status >= 400 || method === 'GET' || method === 'HEAD') expect(after).toStrictEqual(before);
+              const [stored, storedBefore] = [after, before].map((data) => data.users.find((record) => recordId(record) === user.id));
+              if (stored) expectSaneUser(stored);
+              expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeKeys);
+
+              // What each success did, as stored.
+              const [sessionsBefore, sessionsAfter] = [storedSessionIds(storedBefore), storedSessionIds(stored)];
+              switch (answer.status < 300 ? `${method} ${route}` : '') {
+                case 'DELETE /me':
+                  expect(stored).toBeUndefined();
+                  expect(after.posts.filter((record) => record.authorId === user.id)).toEqual([]);
+                  break;
+                case 'POST /auth/logout':
+                  expect(sessionsAfter.length).toBeLessThan(sessionsBefore.length);
+                  expect(sessionsBefore).toEqual(expect.arrayContaining(sessionsAfter));
+                  break;
+                case 'DELETE /me/sessions/{id}':
+                  expect(sessionsAfter).toEqual(sessionsBefore.filter((sessionId) => sessionId !== id));
+                  expect(sessionsAfter).toHaveLength(sessionsBefore.length - 1);
+                  break;
+                case 'POST /auth/password':
+                  expect(sessionsAfter).toEqual([caller]);
+                  expect(stored?.passwordHash).not.toBe(storedBefore?.passwordHash);
+                  break;
+                case 'POST /auth/refresh':
+                  expect(sessionIdOf(String(parsed.token))).toBe(caller);
+                  expect(sessionsAfter).toEqual(sessionsBefore);
+                  break;
+                case 'GET /me/sessions': {
+                  const listed = parsed.sessions as Record<string, unknown>[];
+                  for (const session of listed) expect(Object.keys(session).sort()).toEqual(['createdAt', 'current', 'expiresAt', 'id']);
+                  expect(listed.map((session) => session.id).sort()).toEqual(sessionsAfter);
+                  expect(listed.filter((session) => session.current).map((session) => session.id)).toEqual([caller]);
+                  break;
+                }
+                case 'PATCH /me':
+                  expect(Object.keys(parsed.user as object).sort()).toEqual(['email', 'id', 'name']);
+                  expect(parsed.user).toStrictEqual({ id: user.id, email: stored?.email, name: stored?.name });
+                  break;
+              }
+            },
+          ),
+          options,
+        );
+      });
+    }
+
     if (postsAccess === 'owner') {
       it("no request without the author's token changes or shows the author's drafts", { timeout: TIMEOUT_MS }, async () => {
         const asAuthor = { authorization: `Bearer ${targets.tokens.author}` };
@@ -438,13 +728,14 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
             await posts.listByAuthor(targets.authorId, 0, 1_000),
           ]);
         const draftIds = new Set(drafts.map((draft) => draft.id));
+        let replacements = 0;
 
         await fc.assert(
           fc.asyncProperty(
             requestAtOwnedPosts,
             fc.nat(drafts.length - 1),
             contentType,
-            fc.oneof(takeoverBody, jsonBody),
+            fc.oneof(takeoverBody, jsonBody, validAccountBody),
             nonAuthorCredentials,
             async ([method, template], which, type, bodyTemplate, credentials) => {
               const fill = (text: string, draftId: string) =>
@@ -472,6 +763,11 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
               if (template.includes('{draft}')) {
                 const missing = await read(await send(method, fill(template, MISSING_POST_ID), type, fill(bodyTemplate, MISSING_POST_ID), headers));
                 expect({ status: answer.status, text: answer.text }).toStrictEqual({ status: missing.status, text: missing.text });
+              }
+              // The other user may have logged out, changed its password or deleted itself: the next run gets a working one.
+              if ((await send('GET', '/me', '', '', headersOf({ as: 'other' }))).status !== 200) {
+                const email = `other-${++replacements}@example.com`;
+                targets.tokens.other = (await signUpAs({ email, name: 'Other', password: PASSWORD })).token;
               }
             },
           ),

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawConnection, sleep, type RawResponse } from '../support/raw-http.js';
 import type { ServedInkwell, ServerTarget } from '../support/servers.js';
-import { MiB, aPost, alice } from '../support/fixtures.js';
-
+import { MiB, PASSWORD, aPost, alice } from '../support/fixtures.js';
 
 /** Short server timeouts, so the slow-client tests take seconds; production keeps 10 s / 30 s. */
 export const HOSTILE_TIMEOUTS = { headersMs: 2_000, requestMs: 4_000, keepAliveMs: 2_000, checkIntervalMs: 200 };
@@ -312,6 +311,278 @@ export function describeHostileInput(target: ServerTarget): void {
           for (const conn of slow) conn.socket.destroy();
         }
         await stillServing();
+      });
+    });
+
+    describe('the session and account endpoints', () => {
+      const account = { email: 'hostile-sessions@example.com', name: 'Hostile', password: PASSWORD };
+      /** The signup's session, and a login's: each test leaves both live unless it says otherwise. */
+      let main = '';
+      let second = '';
+      const as = (token: string) => ({ authorization: `Bearer ${token}` });
+      const liveSessionIds = async () => {
+        const res = await fetch(`${t.url}/me/sessions`, { headers: as(main) });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { sessions: { id: string }[] }).sessions.map((session) => session.id).sort();
+      };
+      /** Both sessions still work, and the account has exactly the sessions it had. */
+      const unchanged = async (sessionIds: string[]) => {
+        for (const token of [main, second]) expect((await fetch(`${t.url}/me`, { headers: as(token) })).status).toBe(200);
+        expect(await liveSessionIds()).toEqual(sessionIds);
+      };
+      const logIn = async (password = account.password) => {
+        const res = await t.send('POST', '/auth/login', { email: account.email, password });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { token: string }).token;
+      };
+      /** Whatever a client sends as the body, the token is checked first: these bodies break every body rule. */
+      const bodiesThatBreakTheRules: [string, string | Uint8Array, string][] = [
+        ['2 MiB', JSON.stringify({ scope: 'all', padding: 'x'.repeat(2 * MiB) }), 'application/json'],
+        ['text/plain', '{"scope":"all"}', 'text/plain'],
+        ['malformed JSON', '{"scope":', 'application/json'],
+        ['an array 10 000 levels deep', `${'['.repeat(10_000)}${']'.repeat(10_000)}`, 'application/json'],
+        ['invalid UTF-8', new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]), 'application/json'],
+      ];
+      /** The new endpoints that take a token, as a method and a path; all but GET may be sent a body. */
+      const withToken: [string, string, string][] = [
+        ['POST /auth/logout', 'POST', '/auth/logout'],
+        ['POST /auth/refresh', 'POST', '/auth/refresh'],
+        ['POST /auth/password', 'POST', '/auth/password'],
+        ['DELETE /me/sessions/{id}', 'DELETE', '/me/sessions/some-id'],
+        ['PATCH /me', 'PATCH', '/me'],
+        ['DELETE /me', 'DELETE', '/me'],
+      ];
+      /** The endpoints that read a body once the token passed. */
+      const withBody = withToken.filter(([label]) => !/refresh|sessions/.test(label));
+
+      beforeAll(async () => {
+        const signup = await t.send('POST', '/auth/signup', account);
+        expect(signup.status).toBe(201);
+        main = ((await signup.json()) as { token: string }).token;
+        second = await logIn();
+      }, 30_000);
+
+      it.each(withToken)('without a token, %s answers 401 before any body rule and any query', async (_label, method, path) => {
+        t.calls?.reset();
+        for (const [what, body, type] of bodiesThatBreakTheRules) {
+          for (const [headers, error, challenge] of [
+            [{}, 'Missing authorization header', 'Bearer realm="inkwell"'],
+            [{ authorization: `Basic ${Buffer.from(`${account.email}:${account.password}`).toString('base64')}` }, 'Missing authorization header', 'Bearer realm="inkwell"'],
+            [{ authorization: 'Bearer not.a-token.at-all' }, 'Invalid token', 'Bearer realm="inkwell", error="invalid_token"'],
+          ] as const) {
+            const res = await t.send(method, path, body, { 'content-type': type, ...headers });
+            expect({ what, ...(await errorOf(res)) }).toStrictEqual({ what, status: 401, body: { error } });
+            expect(res.headers.get('www-authenticate')).toBe(challenge);
+          }
+        }
+        const list = await errorOf(await fetch(`${t.url}/me/sessions`));
+        expect(list).toStrictEqual({ status: 401, body: { error: 'Missing authorization header' } });
+        if (t.calls) expect(t.calls.total()).toBe(0);
+        await stillServing();
+      });
+
+      it.each(withBody)('without a token, %s answers 401 at once to a body that never comes', async (_label, method, path) => {
+        const conn = await rawConnection(t.port);
+        conn.write(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"scope":`);
+        // Reading the body first would wait for it until the request timeout (4 s here, 30 s in production).
+        const raw = await conn.response(1_500);
+        conn.socket.destroy();
+        expectJsonError(raw, 401, 'Missing authorization header');
+        expect(raw.headers['www-authenticate']).toBe('Bearer realm="inkwell"');
+      });
+
+      it.each(withBody)('with a valid token, %s refuses bad bodies by the body rules, after the token check alone', async (_label, method, path) => {
+        const before = await liveSessionIds();
+        const expected: Record<string, [number, string]> = {
+          '2 MiB': [413, 'Request body too large'],
+          'text/plain': [415, 'Content-Type must be application/json'],
+        };
+        for (const [what, body, type] of [
+          ...bodiesThatBreakTheRules,
+          ['an array', '["all"]', 'application/json'],
+          ['null', 'null', 'application/json'],
+          ['a string', '"all"', 'application/json'],
+        ] as [string, string | Uint8Array, string][]) {
+          t.calls?.reset();
+          const [status, error] = expected[what] ?? [400, 'Invalid JSON body'];
+          expect({ what, ...(await errorOf(await t.send(method, path, body, { 'content-type': type, ...as(main) }))) }).toStrictEqual({
+            what,
+            status,
+            body: { error },
+          });
+          if (t.calls) expect([...t.calls.counts.keys()]).toEqual(['users.findWithSession']);
+        }
+        await unchanged(before);
+      });
+
+      it.each([
+        ['POST /auth/logout', 'POST', '/auth/logout', ['scope']],
+        ['POST /auth/password', 'POST', '/auth/password', ['currentPassword', 'newPassword']],
+        ['PATCH /me', 'PATCH', '/me', ['currentPassword', 'email', 'name']],
+        ['DELETE /me', 'DELETE', '/me', ['currentPassword']],
+      ])('answers 400 Validation failed for 10 000 levels inside a field (%s)', async (_label, method, path, paths) => {
+        const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+        const text = `{"scope":${deep},"currentPassword":${deep},"newPassword":${deep},"name":${deep},"email":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
+        const { status, body } = await errorOf(await t.send(method, path, text, as(main)));
+        expect({ status, error: body.error }).toStrictEqual({ status: 400, error: 'Validation failed' });
+        expect([...new Set((body.issues as { path: string }[]).map((issue) => issue.path))].sort()).toEqual(paths);
+      });
+
+      it.each([
+        ['logout, an operator', 'POST', '/auth/logout', { scope: { $ne: null } }, ['scope']],
+        ['logout, a list', 'POST', '/auth/logout', { scope: ['all'] }, ['scope']],
+        ['logout, a number', 'POST', '/auth/logout', { scope: 1 }, ['scope']],
+        ['logout, no such scope', 'POST', '/auth/logout', { scope: 'ALL' }, ['scope']],
+        ['logout, a scope with a null byte', 'POST', '/auth/logout', { scope: 'all\u0000' }, ['scope']],
+        ['logout, __proto__ as the scope', 'POST', '/auth/logout', { scope: '__proto__' }, ['scope']],
+        ['password, operators', 'POST', '/auth/password', { currentPassword: { $ne: null }, newPassword: { $gt: '' } }, ['currentPassword', 'newPassword']],
+        ['password, wrong types', 'POST', '/auth/password', { currentPassword: 12345678, newPassword: true }, ['currentPassword', 'newPassword']],
+        ['password, null and 73 characters', 'POST', '/auth/password', { currentPassword: null, newPassword: 'n'.repeat(73) }, ['currentPassword', 'newPassword']],
+        ['password, missing', 'POST', '/auth/password', {}, ['currentPassword', 'newPassword']],
+        ['PATCH /me, operators', 'PATCH', '/me', { name: { $ne: null }, email: { $gt: '' }, currentPassword: { $ne: null } }, ['currentPassword', 'email', 'name']],
+        ['PATCH /me, an e-mail without the password', 'PATCH', '/me', { email: 'taken-over@example.com' }, ['currentPassword']],
+        ['PATCH /me, empty and over-long', 'PATCH', '/me', { name: '', email: `${'e'.repeat(250)}@example.com`, currentPassword: '' }, ['currentPassword', 'email', 'name']],
+        ['PATCH /me, a 900 000-character name', 'PATCH', '/me', { name: 'n'.repeat(900_000) }, ['name']],
+        ['DELETE /me, an operator', 'DELETE', '/me', { currentPassword: { $ne: null } }, ['currentPassword']],
+        ['DELETE /me, a list', 'DELETE', '/me', { currentPassword: [account.password] }, ['currentPassword']],
+        ['DELETE /me, missing', 'DELETE', '/me', { password: account.password }, ['currentPassword']],
+      ] as [string, string, string, Record<string, unknown>, string[]][])(
+        'refuses wrong types, MongoDB operators and odd strings by validation after the token check alone (%s)',
+        async (_label, method, path, body, paths) => {
+          const before = await liveSessionIds();
+          t.calls?.reset();
+          const { status, body: answer } = await errorOf(await t.send(method, path, body, as(main)));
+          expect({ status, error: answer.error }).toStrictEqual({ status: 400, error: 'Validation failed' });
+          expect([...new Set((answer.issues as { path: string }[]).map((issue) => issue.path))].sort()).toEqual(paths);
+          if (t.calls) expect([...t.calls.counts.keys()]).toEqual(['users.findWithSession']);
+          await unchanged(before);
+        },
+      );
+
+      it('answers 400 Validation failed for a lone surrogate escaped in any text field', async () => {
+        for (const [method, path, text, paths] of [
+          ['POST', '/auth/logout', '{"scope":"\\ud800"}', ['scope']],
+          ['POST', '/auth/password', '{"currentPassword":"\\ud800","newPassword":"pass\\udc00word"}', ['currentPassword', 'newPassword']],
+          ['PATCH', '/me', '{"name":"\\ud800x"}', ['name']],
+          ['PATCH', '/me', '{"email":"new-address@example.com","currentPassword":"\\udfff"}', ['currentPassword']],
+          ['DELETE', '/me', '{"currentPassword":"x\\ud83d"}', ['currentPassword']],
+        ] as const) {
+          const { status, body } = await errorOf(await t.send(method, path, text, as(main)));
+          expect({ path, status, error: body.error }).toStrictEqual({ path, status: 400, error: 'Validation failed' });
+          expect((body.issues as { path: string }[]).map((issue) => issue.path).sort()).toEqual(paths);
+        }
+      });
+
+      it('answers 403 to a wrong current password of 900 000 characters, and changes nothing', async () => {
+        const before = await liveSessionIds();
+        const wrong = 'p'.repeat(900_000);
+        for (const [method, path, body] of [
+          ['POST', '/auth/password', { currentPassword: wrong, newPassword: 'a new passphrase' }],
+          ['DELETE', '/me', { currentPassword: wrong }],
+          ['PATCH', '/me', { email: 'moved@example.com', currentPassword: wrong }],
+        ] as const) {
+          expect(await errorOf(await t.send(method, path, body, as(main)))).toStrictEqual({
+            status: 403,
+            body: { error: 'Current password is incorrect' },
+          });
+        }
+        await unchanged(before);
+        const me = (await (await fetch(`${t.url}/me`, { headers: as(main) })).json()) as { user: { email: string } };
+        expect(me.user.email).toBe(account.email);
+      });
+
+      it('ignores __proto__ and constructor keys: no field is taken from them, no prototype is touched', async () => {
+        const before = await liveSessionIds();
+        const patched = await t.send(
+          'PATCH',
+          '/me',
+          '{"__proto__":{"name":"hijacked","email":"hijacked@example.com","passwordHash":"x"},"constructor":{"prototype":{"polluted":"yes"}},"name":"Proto"}',
+          as(main),
+        );
+        expect(patched.status).toBe(200);
+        expect(await patched.json()).toStrictEqual({ user: { id: expect.any(String), email: account.email, name: 'Proto' } });
+
+        // A __proto__ object cannot supply the fields a body lacks.
+        const smuggled = JSON.stringify({ currentPassword: account.password, newPassword: 'hijacked passphrase' });
+        for (const [method, path, paths] of [
+          ['POST', '/auth/password', ['currentPassword', 'newPassword']],
+          ['DELETE', '/me', ['currentPassword']],
+        ] as const) {
+          const { status, body } = await errorOf(await t.send(method, path, `{"__proto__":${smuggled},"constructor":${smuggled}}`, as(main)));
+          expect({ status, error: body.error }).toStrictEqual({ status: 400, error: 'Validation failed' });
+          expect([...new Set((body.issues as { path: string }[]).map((issue) => issue.path))].sort()).toEqual(paths);
+        }
+        await unchanged(before);
+
+        // Nor a scope: this logout ends its own session only, as with no scope at all.
+        const third = await logIn();
+        const logout = await t.send('POST', '/auth/logout', '{"__proto__":{"scope":"all"},"constructor":{"scope":"all"}}', as(third));
+        expect(logout.status).toBe(204);
+        expect(await errorOf(await fetch(`${t.url}/me`, { headers: as(third) }))).toStrictEqual({ status: 401, body: { error: 'Invalid token' } });
+        await unchanged(before);
+
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        expect(Object.prototype).not.toHaveProperty('polluted');
+        expect(Object.prototype).not.toHaveProperty('scope');
+        expect(Object.prototype).not.toHaveProperty('currentPassword');
+      });
+
+      it('answers 404 Session not found for odd session ids (10 000 characters, encoded slashes, %00, operators, $-paths) and ends nothing', async () => {
+        const before = await liveSessionIds();
+        const ids = [
+          'x'.repeat(10_000),
+          'a%2Fb',
+          '%2F',
+          '%00',
+          'a%00b',
+          encodeURIComponent('{"$ne":null}'),
+          // What MongoDB's aggregation would read as a variable or a field path, were it not taken literally.
+          encodeURIComponent('$$this.id'),
+          encodeURIComponent('$'),
+          encodeURIComponent('$$ROOT'),
+          encodeURIComponent('$id'),
+          '%ED%A0%80', // a lone surrogate in UTF-8
+          '%E0%A4%A', // broken percent-encoding
+          '%FF',
+          '__proto__',
+          'constructor',
+          'hasOwnProperty',
+        ];
+        for (const id of ids) {
+          const answer = await errorOf(await fetch(`${t.url}/me/sessions/${id}`, { method: 'DELETE', headers: as(main) }));
+          expect({ id: id.slice(0, 40), ...answer }).toStrictEqual({ id: id.slice(0, 40), status: 404, body: { error: 'Session not found' } });
+        }
+        await unchanged(before);
+
+        t.calls?.reset();
+        for (const id of ids) {
+          const answer = await errorOf(await fetch(`${t.url}/me/sessions/${id}`, { method: 'DELETE' }));
+          expect({ id: id.slice(0, 40), ...answer }).toStrictEqual({ id: id.slice(0, 40), status: 401, body: { error: 'Missing authorization header' } });
+        }
+        if (t.calls) expect(t.calls.total()).toBe(0);
+      });
+
+      it('answers POST /auth/refresh, which reads no body, as if it had none', async () => {
+        const res = await t.send('POST', '/auth/refresh', 'x'.repeat(2 * MiB), { 'content-type': 'text/plain', ...as(second) });
+        expect(res.status).toBe(200);
+        expect(await res.json()).toStrictEqual({ token: expect.any(String), user: { id: expect.any(String), email: account.email, name: expect.any(String) } });
+        await stillServing();
+      });
+
+      it('stores and checks a new password with null bytes intact', async () => {
+        const newPassword = 'new\u0000passphrase';
+        const changed = await t.send('POST', '/auth/password', { currentPassword: account.password, newPassword }, as(main));
+        expect(changed.status).toBe(200);
+        // The other session ended with the change; this one goes on.
+        expect(await errorOf(await fetch(`${t.url}/me`, { headers: as(second) }))).toStrictEqual({ status: 401, body: { error: 'Invalid token' } });
+        expect((await fetch(`${t.url}/me`, { headers: as(main) })).status).toBe(200);
+        for (const password of ['new', account.password]) {
+          expect(await errorOf(await t.send('POST', '/auth/login', { email: account.email, password }))).toStrictEqual({
+            status: 401,
+            body: { error: 'Invalid email or password' },
+          });
+        }
+        await logIn(newPassword);
       });
     });
 

@@ -1,6 +1,6 @@
 import { TOKEN_LIFETIME_MS, type Clock } from '@inkwell/domain';
 import { createJoseTokenService } from '@inkwell/app';
-import { SignJWT } from 'jose';
+import { SignJWT, decodeJwt } from 'jose';
 import { TEST_JWT_SECRET } from './fixtures.js';
 
 /** A well-formed user id that no store has issued: a valid token naming it is a user who is gone. */
@@ -35,4 +35,10 @@ export async function issueTokenWithoutSession(userId: string, clock: Clock, iss
     .setIssuedAt(iat)
     .setExpirationTime(iat + TOKEN_LIFETIME_MS / 1000)
     .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+}
+
+/** The session a token names (its `sid`), read without verifying it; undefined for a token without one. */
+export function sessionIdOf(token: string): string | undefined {
+  const { sid } = decodeJwt(token);
+  return typeof sid === 'string' ? sid : undefined;
 }

@@ -155,7 +155,7 @@ export class MongoUserRepository implements UserRepository {
   async changePassword(userId: string, passwordHash: string, keepSessionId: string | null, now: number): Promise<User | null> {
     const _id = toObjectId(userId);
     if (!_id) return null;
-    const sessions = { $filter: { input: liveSessions(now), cond: { $eq: ['$$this.id', keepSessionId] } } };
+    const sessions = { $filter: { input: liveSessions(now), cond: { $eq: ['$$this.id', { $literal: keepSessionId }] } } };
     return callStore(async () => {
       const after = await this.#users.findOneAndUpdate(
         { _id },
@@ -199,11 +199,18 @@ function liveSessions(now: number): Document {
   return { $filter: { input: { $ifNull: ['$sessions', []] }, cond: { $gt: ['$$this.expiresAt', now] } } };
 }
 
-/** The condition under which a session (`$$this`) survives `which` (the negation of `endsSession`), as an aggregation expression. */
+/**
+ * The condition under which a session (`$$this`) survives `which` (the negation of `endsSession`), as
+ * an aggregation expression. The id is a `$literal`: it can come straight from a request path, and
+ * in an expression a string that starts with `$` is a field path or a variable (`$$this.id` would
+ * match every session).
+ */
 function keeps(which: SessionsToEnd): Document | boolean {
   const { sessions } = which;
   if (sessions === 'none') return true;
-  return 'only' in sessions ? { $ne: ['$$this.id', sessions.only] } : { $eq: ['$$this.id', sessions.allExcept] };
+  return 'only' in sessions
+    ? { $ne: ['$$this.id', { $literal: sessions.only }] }
+    : { $eq: ['$$this.id', { $literal: sessions.allExcept }] };
 }
 
 /** Runs a write, turning the unique e-mail index's refusal into `EmailAlreadyInUse` (only `_id` and `email` are unique, and a fresh ObjectId does not collide). */

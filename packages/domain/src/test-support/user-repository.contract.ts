@@ -248,6 +248,18 @@ export function describeUserRepositoryContract(
         expect(await liveIds(alice.user.id)).toEqual([alice.session.id]);
       });
 
+      it('takes a session id as plain text, never as an expression of the store: one that names none ends nothing', async () => {
+        const { user, session } = await inserted();
+        const other = (await users.startSession(user.id, sessionAt(T0 + 1), 20, T0 + 1)) as Session;
+        // A client sends these in `DELETE /me/sessions/{id}`; to MongoDB's aggregation they read as paths and variables.
+        for (const id of ['$$this.id', '$$this.createdAt', '$id', '$', '$$ROOT', '$$REMOVE', '$sessions', '$$NOW', '{"$ne":null}']) {
+          expect(await users.endSessions(user.id, { sessions: { only: id }, tokensWithoutSession: false }, T0 + 2)).toBe(0);
+          expect(await liveIds(user.id, T0 + 2)).toEqual([other.id, session.id]);
+        }
+        expect(await users.endSessions(user.id, { sessions: { allExcept: '$$this.id' }, tokensWithoutSession: false }, T0 + 3)).toBe(2);
+        expect(await liveIds(user.id, T0 + 3)).toEqual([]);
+      });
+
       it('ends every session but one, or all, and ends tokens without a session when asked', async () => {
         const { user, session } = await inserted();
         for (let i = 1; i <= 3; i++) await users.startSession(user.id, sessionAt(T0 + i), 20, T0 + i);

@@ -1,0 +1,23 @@
+import { describeWithMongo } from '@inkwell/adapters-mongo/testing';
+import { TEST_JWT_SECRET } from '../support/fixtures.js';
+import { startTestServer } from '../support/servers.js';
+import { startSpawnedServer } from '../support/spawned-server.js';
+import { emptyMongoStore } from '../support/stores.js';
+import { SESSION_LEAKS_ENV, describeSessionLeaks } from './session-leaks.suite.js';
+
+// The same drive over MongoDB: in this process (fake hasher), and in a server process with real
+// bcrypt, whose hashes ($2b$…) must not show either.
+describeWithMongo('over MongoDB', (mongo) => {
+  describeSessionLeaks({
+    label: 'mongodb store, in process',
+    start: async () => startTestServer(await emptyMongoStore(mongo().db), SESSION_LEAKS_ENV),
+  });
+  describeSessionLeaks({
+    label: 'a server process on MongoDB, real bcrypt',
+    start: async () => {
+      await emptyMongoStore(mongo().db);
+      const { url, database } = mongo();
+      return startSpawnedServer({ DB_URL: url, DB_DATABASE: database, JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...SESSION_LEAKS_ENV });
+    },
+  });
+});
