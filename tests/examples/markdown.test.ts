@@ -3,10 +3,17 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// The repository's own documents: the README, CONTRIBUTING and docs/. A clone has nothing else,
-// so every link must resolve inside it, and every code example must be a file the tests run.
+// The repository's own documents: the README, CONTRIBUTING, docs/ and the READMEs of the published
+// packages. A clone has nothing else, so every link must resolve inside it, and every code example
+// must be a file the tests run.
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const documents = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const packageReadmes = ['packages/domain/README.md', 'packages/adapters-mongo/README.md'];
+const documents = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`),
+  ...packageReadmes,
+];
 const text = (file: string) => readFileSync(join(root, file), 'utf8');
 
 /** Every code block marked `<!-- example: <file> -->`, with the document it is in and the file it claims to be. */
@@ -16,6 +23,11 @@ const examples = documents.flatMap((document) =>
     file: match[1] as string,
     block: match[2] as string,
   })),
+);
+
+/** Every `<!-- output: <file> -->` block: what an example prints, which tests/packages/ compares with its run. */
+const outputs = documents.flatMap((document) =>
+  [...text(document).matchAll(/<!-- output: (\S+) -->\n/g)].map((match) => ({ document, file: match[1] as string })),
 );
 
 /** GitHub's anchor for a heading: lower-cased, punctuation dropped, spaces to hyphens. */
@@ -41,11 +53,19 @@ const links = documents.flatMap((document) =>
 );
 
 describe("the repository's documents", () => {
-  it('show the typed-client and domain-as-library examples', () => {
+  it('show the typed-client, domain-as-library and package examples', () => {
     expect(examples.map((example) => example.file).sort()).toEqual([
+      'tests/examples/adapters-mongo-package.ts',
       'tests/examples/domain-as-library.ts',
+      'tests/examples/domain-package.ts',
       'tests/examples/typed-client.ts',
     ]);
+  });
+
+  it.each(packageReadmes)('%s shows its example and what it prints', (document) => {
+    const shown = examples.filter((example) => example.document === document).map((example) => example.file);
+    expect(shown).toHaveLength(1);
+    expect(outputs.filter((output) => output.document === document).map((output) => output.file)).toEqual(shown);
   });
 
   it.each(examples)('$document shows $file exactly as the tests run it', ({ file, block }) => {
