@@ -1,5 +1,5 @@
 // Test helpers for inkwell's own packages and for services that build on @inkwell/domain.
-export { manualClock, fakePasswordHasher, fakeTokenService, type ManualClock } from './test-support/fakes.js';
+export { manualClock, fakePasswordHasher, fakeTokenService, type FakeTokenService, type ManualClock } from './test-support/fakes.js';
 export { describeUserRepositoryContract } from './test-support/user-repository.contract.js';
 export { describePostRepositoryContract } from './test-support/post-repository.contract.js';
 export {
