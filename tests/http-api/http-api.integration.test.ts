@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { inProcessTarget } from './harness.js';
 import { spawnedTarget } from './spawned-target.js';
 import { describeHttpApi } from './http-api.suite.js';
-import { OWNER_ACCESS, describeOwnedPostsApi } from './owned-posts.suite.js';
+import { OWNER_ACCESS } from './owner-client.js';
+import { describeOwnerModeApi } from './owner-mode.suite.js';
 import { emptyMongoStore } from '../support/stores.js';
 
 // The same HTTP suites as http-api.test.ts over MongoDB: in this process, and on a real
@@ -19,6 +20,6 @@ describe.skipIf(!mongoTest)('over MongoDB', () => {
 
   describeHttpApi(inProcessTarget('the MongoDB store', () => emptyMongoStore(mongo.db)));
   describeHttpApi(spawnedTarget('a WEB_CONCURRENCY=2 server on MongoDB', () => mongo, { WEB_CONCURRENCY: '2' }));
-  describeOwnedPostsApi(inProcessTarget('the MongoDB store', () => emptyMongoStore(mongo.db), OWNER_ACCESS));
-  describeOwnedPostsApi(spawnedTarget('a WEB_CONCURRENCY=2 server on MongoDB', () => mongo, { WEB_CONCURRENCY: '2', ...OWNER_ACCESS }));
+  describeOwnerModeApi(inProcessTarget('the MongoDB store', () => emptyMongoStore(mongo.db), OWNER_ACCESS));
+  describeOwnerModeApi(spawnedTarget('a WEB_CONCURRENCY=2 server on MongoDB', () => mongo, { WEB_CONCURRENCY: '2', ...OWNER_ACCESS }));
 });
