@@ -1,3 +1,4 @@
+// Runs the early answers suite (early-answers.suite.ts) on a WEB_CONCURRENCY=2 server process over MongoDB.
 import { describeWithMongo } from '@inkwell/adapters-mongo/testing';
 import { emptyMongoStore } from '../support/stores.js';
 import { startInkwell } from '../support/start-inkwell.js';

@@ -1,3 +1,4 @@
+// Runs the hostile input suite (hostile-input.suite.ts) over MongoDB: on a server in this process, and on a WEB_CONCURRENCY=2 server process.
 import { describeWithMongo } from '@inkwell/adapters-mongo/testing';
 import { afterAll } from 'vitest';
 import { startInkwell } from '../support/start-inkwell.js';

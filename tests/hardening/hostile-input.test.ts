@@ -1,3 +1,4 @@
+// Runs the hostile input suite (hostile-input.suite.ts) on a server in this process over the in-memory store.
 import { afterAll } from 'vitest';
 import { memoryStore } from '@inkwell/app';
 import { startInkwell } from '../support/start-inkwell.js';

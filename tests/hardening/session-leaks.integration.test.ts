@@ -1,3 +1,4 @@
+// Runs the session leak suite (session-leaks.suite.ts) over MongoDB: on a server in this process, and on a server process.
 import { describeWithMongo } from '@inkwell/adapters-mongo/testing';
 import { TEST_JWT_SECRET } from '../support/fixtures.js';
 import { startInkwell } from '../support/start-inkwell.js';

@@ -1,3 +1,4 @@
+// WEB_CONCURRENCY=2 on MongoDB in a real process: two workers besides the primary on one port, sharing the work, and SIGTERM.
 import { mongoTest, withTestMongo, type TestMongo } from '@inkwell/adapters-mongo/testing';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,3 +1,5 @@
+// inkwell and MongoDB over time: start-up against an unreachable database (a real process), an
+// outage under an app in this process, and a real server process's listening line, SIGTERM and restart.
 import { mongoTest, startMongoProxy, withTestMongo, type MongoProxy, type TestMongo } from '@inkwell/adapters-mongo/testing';
 import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

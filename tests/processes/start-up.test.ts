@@ -1,3 +1,4 @@
+// Start-up in a real process: the settings it refuses, with exit 1 and one line, and the listening line of owner mode.
 import { describe, expect, it } from 'vitest';
 import { startInkwell } from '../support/start-inkwell.js';
 
