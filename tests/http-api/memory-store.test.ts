@@ -1,5 +1,5 @@
 // Runs every HTTP acceptance suite, open mode and owner mode, on the app in this process over the
-// in-memory store. The same suites over MongoDB and on a server process: http-api.integration.test.ts.
+// in-memory store. The same suites over MongoDB and on a server process: mongodb.integration.test.ts.
 import { memoryStore } from '@inkwell/app';
 import { httpTarget } from './harness.js';
 import { describeHttpApi } from './http-api.suite.js';

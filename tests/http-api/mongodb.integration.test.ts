@@ -1,6 +1,6 @@
 // Runs every HTTP acceptance suite, open mode and owner mode, over MongoDB: on the app in this
 // process, and on a real WEB_CONCURRENCY=2 server process. One database for the file, emptied
-// before every test. The same suites on the in-memory store: http-api.test.ts.
+// before every test. The same suites on the in-memory store: memory-store.test.ts.
 import { mongoTest, withTestMongo, type TestMongo } from '@inkwell/adapters-mongo/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { httpTarget } from './harness.js';
