@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/servers.js';
+import { startInkwell, type InProcessServer } from '../support/start-inkwell.js';
 import type { StoreFactory } from '../support/stores.js';
 import { PASSWORD } from '../support/fixtures.js';
 
@@ -12,20 +12,20 @@ const INVALID = { error: 'Invalid email or password' };
  */
 export function describeBruteForce(factory: StoreFactory): void {
   describe(`brute-force limits over a real socket (${factory.label} store)`, () => {
-    let t: TestServer | undefined;
+    let t: InProcessServer | undefined;
     afterEach(async () => {
       await t?.close();
       t = undefined;
     });
 
     const start = async (env: Record<string, string> = {}) => {
-      t = await startTestServer(await factory.open(), env);
+      t = await startInkwell({ in: 'process', store: await factory.open(), env });
       for (const email of ['alice@example.com', 'bob@example.com']) {
         expect((await t.send('POST', '/auth/signup', { email, name: 'N', password: PASSWORD })).status).toBe(201);
       }
       return t;
     };
-    const logIn = (server: TestServer, email: string, password: string, headers: Record<string, string> = {}) =>
+    const logIn = (server: InProcessServer, email: string, password: string, headers: Record<string, string> = {}) =>
       server.send('POST', '/auth/login', { email, password }, headers);
     const answer = async (res: Response) => ({
       status: res.status,

@@ -1,6 +1,7 @@
+// Runs the early answers suite (early-answers.suite.ts) on a WEB_CONCURRENCY=2 server process over MongoDB.
 import { describeWithMongo } from '@inkwell/adapters-mongo/testing';
 import { emptyMongoStore } from '../support/stores.js';
-import { startSpawnedServer } from '../support/spawned-server.js';
+import { startInkwell } from '../support/start-inkwell.js';
 import { TEST_JWT_SECRET } from '../support/fixtures.js';
 import { describeEarlyAnswers } from './early-answers.suite.js';
 
@@ -11,8 +12,7 @@ describeWithMongo('over MongoDB', (mongo) => {
     label: 'a WEB_CONCURRENCY=2 server on MongoDB',
     start: async (env) => {
       await emptyMongoStore(mongo().db);
-      const { url, database } = mongo();
-      return startSpawnedServer({ DB_URL: url, DB_DATABASE: database, JWT_SECRET: TEST_JWT_SECRET, WEB_CONCURRENCY: '2', HASH_WORKERS: '1', ...env });
+      return startInkwell({ in: 'child', store: mongo(), env: { JWT_SECRET: TEST_JWT_SECRET, WEB_CONCURRENCY: '2', HASH_WORKERS: '1', ...env } });
     },
   });
 });

@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MiB, alice, bob } from '../support/fixtures.js';
 import { parseRawResponse, rawConnection, sleep } from '../support/raw-http.js';
-import type { SpawnedServer } from '../support/spawned-server.js';
+import type { ChildServer } from '../support/start-inkwell.js';
 
 /** Tries per case and client. */
 export const TRIES = 50;
@@ -18,7 +18,7 @@ const AT_ONCE = 4;
 /** Where the suite's server runs: a process (or cluster) of its own, started with `env` added. */
 export interface EarlyAnswerTarget {
   readonly label: string;
-  start(env: Record<string, string>): Promise<SpawnedServer>;
+  start(env: Record<string, string>): Promise<ChildServer>;
 }
 
 /** What the cases of a posts mode need from the server's data: tokens and someone's post. */
@@ -155,7 +155,7 @@ async function tally(tries: number, attempt: () => Promise<string>): Promise<Rec
 }
 
 /** Signs `who` up on the server, returning the token. */
-async function signUp(server: SpawnedServer, who: typeof alice | typeof bob): Promise<string> {
+async function signUp(server: ChildServer, who: typeof alice | typeof bob): Promise<string> {
   const res = await server.send('POST', '/auth/signup', who);
   expect(res.status).toBe(201);
   return ((await res.json()) as { token: string }).token;
@@ -171,7 +171,7 @@ export function describeEarlyAnswers(target: EarlyAnswerTarget): void {
     { mode: 'owner', cases: ownerModeCases },
   ] as const;
   describe.each(modes)(`early answers reach clients that write their whole body first: ${target.label}, POSTS_ACCESS=$mode`, ({ mode, cases }) => {
-    let server: SpawnedServer | undefined;
+    let server: ChildServer | undefined;
     let setup: Setup = { token: '', foreignPostId: '' };
     beforeAll(async () => {
       server = await target.start({ POSTS_ACCESS: mode });

@@ -2,16 +2,15 @@
 // bounds on a server in this process. The same cases on a WEB_CONCURRENCY=2 server on MongoDB:
 // early-answers.integration.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/servers.js';
 import { rawConnection, sleep, type RawConnection } from '../support/raw-http.js';
-import { startSpawnedServer } from '../support/spawned-server.js';
+import { startInkwell, type InProcessServer } from '../support/start-inkwell.js';
 import { memoryStore } from '@inkwell/app';
 import { TEST_JWT_SECRET } from '../support/fixtures.js';
 import { describeEarlyAnswers } from './early-answers.suite.js';
 
 describeEarlyAnswers({
   label: 'one server process',
-  start: (env) => startSpawnedServer({ DB_URL: 'memory:', JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...env }),
+  start: (env) => startInkwell({ in: 'child', store: 'memory', env: { JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...env } }),
 });
 
 /** The request line and headers of a chunked POST, and one 64 KiB chunk frame. */
@@ -22,9 +21,9 @@ const frame = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), ch
 
 describe('the lingering close and its bounds', () => {
   const BOUNDS = { maxMs: 1_500, idleMs: 400 };
-  let t: TestServer;
+  let t: InProcessServer;
   beforeAll(async () => {
-    t = await startTestServer(memoryStore(), {}, { linger: BOUNDS });
+    t = await startInkwell({ in: 'process', store: memoryStore(), linger: BOUNDS });
   });
   afterAll(async () => {
     await t?.close();
@@ -80,7 +79,7 @@ describe('the lingering close and its bounds', () => {
   it("ends a lingering request at the server's request timeout too, counted from the request's start", async () => {
     // Node's request timeout still runs for a request whose body has not ended, whatever the answer.
     const timeouts = { headersMs: 300, requestMs: 800, checkIntervalMs: 50 };
-    const short = await startTestServer(memoryStore(), {}, { timeouts, linger: { maxMs: 5_000, idleMs: 2_000 } });
+    const short = await startInkwell({ in: 'process', store: memoryStore(), timeouts, linger: { maxMs: 5_000, idleMs: 2_000 } });
     try {
       const conn = await rawConnection(short.port, { halfOpen: true });
       const startedAt = performance.now();

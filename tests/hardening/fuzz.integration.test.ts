@@ -1,3 +1,4 @@
+// Runs the fuzz suite (fuzz.suite.ts), open and owner mode, on the app in this process over MongoDB.
 import { describeWithMongo } from '@inkwell/adapters-mongo/testing';
 import { describeFuzz, type FuzzStoreFactory } from './fuzz.suite.js';
 import { mongoStores } from '../support/stores.js';

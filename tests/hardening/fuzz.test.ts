@@ -1,3 +1,4 @@
+// Runs the fuzz suite (fuzz.suite.ts), open and owner mode, on the app in this process over the in-memory store.
 import { readConfig, openStore } from '@inkwell/app';
 import { describeFuzz, trackedSnapshot, type FuzzStoreFactory } from './fuzz.suite.js';
 

@@ -1,7 +1,7 @@
 import { JSON_API_CONTENT_SECURITY_POLICY } from '@inkwell/adapters-http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFaults } from '../support/faulty-store.js';
-import { startTestServer, type TestServer } from '../support/servers.js';
+import { startInkwell, type InProcessServer } from '../support/start-inkwell.js';
 import type { StoreFactory } from '../support/stores.js';
 import { PASSWORD } from '../support/fixtures.js';
 
@@ -31,14 +31,14 @@ function expectSecurityHeaders(res: Response, label: string): void {
 /** Security headers, CORS, request ids and the per-request log lines, over a real socket. */
 export function describeHeadersAndLogs(factory: StoreFactory): void {
   describe(`headers, CORS, request ids and request logs (${factory.label} store)`, () => {
-    let t: TestServer | undefined;
+    let t: InProcessServer | undefined;
     afterEach(async () => {
       await t?.close();
       t = undefined;
     });
     const start = async (env: Record<string, string> = {}) => {
       const { store, faults } = withFaults(await factory.open());
-      t = await startTestServer(store, { LOGIN_MAX_FAILURES_PER_EMAIL: '1', ...env });
+      t = await startInkwell({ in: 'process', store, env: { LOGIN_MAX_FAILURES_PER_EMAIL: '1', ...env } });
       return { server: t, faults };
     };
 

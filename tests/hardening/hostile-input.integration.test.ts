@@ -1,9 +1,9 @@
+// Runs the hostile input suite (hostile-input.suite.ts) over MongoDB: on a server in this process, and on a WEB_CONCURRENCY=2 server process.
 import { describeWithMongo } from '@inkwell/adapters-mongo/testing';
 import { afterAll } from 'vitest';
-import { startTestServer } from '../support/servers.js';
+import { startInkwell } from '../support/start-inkwell.js';
 import { HOSTILE_TIMEOUTS, describeHostileInput, measurements } from './hostile-input.suite.js';
 import { emptyMongoStore } from '../support/stores.js';
-import { startSpawnedServer } from '../support/spawned-server.js';
 import { TEST_JWT_SECRET } from '../support/fixtures.js';
 
 // The same cases as hostile-input.test.ts over MongoDB: in this process, and on a real
@@ -11,14 +11,13 @@ import { TEST_JWT_SECRET } from '../support/fixtures.js';
 describeWithMongo('over MongoDB', (mongo) => {
   describeHostileInput({
     label: 'mongodb store',
-    start: async () => startTestServer(await emptyMongoStore(mongo().db), {}, { timeouts: HOSTILE_TIMEOUTS }),
+    start: async () => startInkwell({ in: 'process', store: await emptyMongoStore(mongo().db), timeouts: HOSTILE_TIMEOUTS }),
   });
   describeHostileInput({
     label: 'a WEB_CONCURRENCY=2 server on MongoDB',
     start: async () => {
       await emptyMongoStore(mongo().db);
-      const { url, database } = mongo();
-      return startSpawnedServer({ DB_URL: url, DB_DATABASE: database, JWT_SECRET: TEST_JWT_SECRET, WEB_CONCURRENCY: '2', HASH_WORKERS: '1' });
+      return startInkwell({ in: 'child', store: mongo(), env: { JWT_SECRET: TEST_JWT_SECRET, WEB_CONCURRENCY: '2', HASH_WORKERS: '1' } });
     },
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawConnection, sleep, type RawResponse } from '../support/raw-http.js';
-import type { ServedInkwell, ServerTarget } from '../support/servers.js';
+import type { ServedInkwell, ServerTarget } from '../support/start-inkwell.js';
 import { MiB, PASSWORD, aPost, alice } from '../support/fixtures.js';
 
 /** Short server timeouts, so the slow-client tests take seconds; production keeps 10 s / 30 s. */

@@ -1,9 +1,10 @@
+// Runs the hostile input suite (hostile-input.suite.ts) on a server in this process over the in-memory store.
 import { afterAll } from 'vitest';
 import { memoryStore } from '@inkwell/app';
-import { startTestServer } from '../support/servers.js';
+import { startInkwell } from '../support/start-inkwell.js';
 import { HOSTILE_TIMEOUTS, describeHostileInput, measurements } from './hostile-input.suite.js';
 
-describeHostileInput({ label: 'memory store', start: () => startTestServer(memoryStore(), {}, { timeouts: HOSTILE_TIMEOUTS }) });
+describeHostileInput({ label: 'memory store', start: () => startInkwell({ in: 'process', store: memoryStore(), timeouts: HOSTILE_TIMEOUTS }) });
 
 afterAll(() => {
   console.info(`[hostile input, memory store] measured: ${JSON.stringify(measurements)}`);

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { spawnInkwell } from '../support/spawn-inkwell.js';
+import { startInkwell, type ChildStore } from '../support/start-inkwell.js';
 import { TEST_JWT_SECRET } from '../support/fixtures.js';
 
 /**
@@ -7,9 +7,9 @@ import { TEST_JWT_SECRET } from '../support/fixtures.js';
  * included, and searches everything it printed: no password, token, hash or Authorization value
  * may appear, and every request has exactly one structured line.
  */
-export function itLeaksNothingIntoTheLogs(storeEnv: () => Record<string, string>): void {
+export function itLeaksNothingIntoTheLogs(store: () => ChildStore): void {
   it('logs one line per request and no password, token, hash or Authorization value', async () => {
-    const run = spawnInkwell({ ...storeEnv(), JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1' });
+    const run = await startInkwell({ in: 'child', ready: 'spawned', store: store(), env: { JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1' } });
     try {
       const base = await run.listening();
       const password = 'Unmistakable-Passw0rd!';

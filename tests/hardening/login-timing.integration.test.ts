@@ -1,3 +1,4 @@
+// Runs the login timing suite (login-timing.suite.ts) on a server in this process over MongoDB, real bcrypt.
 import { describeWithMongo } from '@inkwell/adapters-mongo/testing';
 import { afterAll } from 'vitest';
 import { mongoStores } from '../support/stores.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/servers.js';
+import { startInkwell, type InProcessServer } from '../support/start-inkwell.js';
 import type { StoreFactory } from '../support/stores.js';
 import { PASSWORD } from '../support/fixtures.js';
 
@@ -20,9 +20,9 @@ const median = (values: number[]) => {
  */
 export function describeLoginTiming(factory: StoreFactory): void {
   describe(`login timing with real bcrypt (${factory.label} store)`, () => {
-    let t: TestServer;
+    let t: InProcessServer;
     beforeAll(async () => {
-      t = await startTestServer(await factory.open(), {}, { hasher: 'real' });
+      t = await startInkwell({ in: 'process', store: await factory.open(), hasher: 'real' });
       expect((await t.send('POST', '/auth/signup', { email: 'alice@example.com', name: 'A', password: PASSWORD })).status).toBe(201);
     }, 30_000);
     afterAll(async () => {

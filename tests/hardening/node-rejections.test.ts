@@ -5,7 +5,7 @@ import { JSON_API_CONTENT_SECURITY_POLICY } from '@inkwell/adapters-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, openStore } from '@inkwell/app';
 import { parseRawResponse, rawConnection, sleep, type RawResponse } from '../support/raw-http.js';
-import { startTestServer, type TestServer } from '../support/servers.js';
+import { startInkwell, type InProcessServer } from '../support/start-inkwell.js';
 
 const TIMEOUTS = { headersMs: 1_000, requestMs: 2_000, keepAliveMs: 3_000, checkIntervalMs: 100 };
 
@@ -17,9 +17,9 @@ function expectJsonRejection(raw: RawResponse, status: number, error: string): v
 }
 
 describe('Node rejections over raw sockets', () => {
-  let t: TestServer;
+  let t: InProcessServer;
   beforeAll(async () => {
-    t = await startTestServer(await openStore(readConfig({ DB_URL: 'memory:' })), {}, { timeouts: TIMEOUTS });
+    t = await startInkwell({ in: 'process', store: await openStore(readConfig({ DB_URL: 'memory:' })), timeouts: TIMEOUTS });
   });
   afterAll(async () => {
     await t?.close();

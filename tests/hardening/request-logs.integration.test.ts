@@ -1,3 +1,4 @@
+// Runs the log leak check (log-leaks.suite.ts) on a server process over MongoDB.
 import { mongoTest, withTestMongo, type TestMongo } from '@inkwell/adapters-mongo/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { itLeaksNothingIntoTheLogs } from './log-leaks.suite.js';
@@ -10,5 +11,5 @@ describe.skipIf(!mongoTest)('the log stream of a real process (mongodb store)', 
   afterAll(async () => {
     await mongo?.cleanup();
   });
-  itLeaksNothingIntoTheLogs(() => ({ DB_URL: mongo.url, DB_DATABASE: mongo.database }));
+  itLeaksNothingIntoTheLogs(() => mongo);
 });

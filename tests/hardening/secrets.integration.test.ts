@@ -4,8 +4,7 @@
 import { describeWithMongo, mongoTest } from '@inkwell/adapters-mongo/testing';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD, aPost, alice, bob } from '../support/fixtures.js';
-import { startTestServer } from '../support/servers.js';
-import { spawnInkwell } from '../support/spawn-inkwell.js';
+import { startInkwell } from '../support/start-inkwell.js';
 import { emptyMongoStore } from '../support/stores.js';
 import { sessionIdOf } from '../support/tokens.js';
 
@@ -14,7 +13,7 @@ describe.skipIf(!mongoTest)('DB_URL credentials against the test MongoDB', () =>
     const url = new URL(mongoTest?.url ?? '');
     url.username = 'inkwell-user';
     url.password = 'S3cret-db-Pa55';
-    const run = spawnInkwell({ DB_URL: url.href, DB_DATABASE: 'inkwell_secrets_test', JWT_SECRET: 'p'.repeat(32) });
+    const run = await startInkwell({ in: 'child', ready: 'spawned', store: { url: url.href, database: 'inkwell_secrets_test' }, env: { JWT_SECRET: 'p'.repeat(32) } });
     try {
       const outcome = await Promise.race([run.exited.then(() => 'exited'), run.listening().then(() => 'listening', () => 'exited')]);
       if (outcome === 'listening') {
@@ -53,7 +52,7 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 describeWithMongo('secrets at rest in MongoDB', (mongo) => {
   it('stores no token or password, only the live sessions, nothing that works as a token, and no e-mail or address in the limits', async () => {
-    const t = await startTestServer(await emptyMongoStore(mongo().db), {}, { hasher: 'real' });
+    const t = await startInkwell({ in: 'process', store: await emptyMongoStore(mongo().db), hasher: 'real' });
     try {
       const issued: string[] = [];
       const as = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEVELOPMENT_JWT_SECRET } from '@inkwell/app';
 import { capturedPino } from '../support/logs.js';
-import { spawnInkwell } from '../support/spawn-inkwell.js';
+import { startInkwell } from '../support/start-inkwell.js';
 
 const SECRET_32_BYTES = 'p'.repeat(32);
 
@@ -14,7 +14,9 @@ describe('JWT_SECRET in a real process', () => {
       { env: { JWT_SECRET: DEVELOPMENT_JWT_SECRET }, says: /JWT_SECRET must not be the development secret/ },
       { env: { JWT_SECRET: 's'.repeat(31) }, says: /JWT_SECRET must be at least 32 bytes long/ },
     ];
-    const runs = cases.map(({ env }) => spawnInkwell({ NODE_ENV: 'production', DB_URL: 'memory:', ...env }));
+    const runs = await Promise.all(
+      cases.map(({ env }) => startInkwell({ in: 'child', ready: 'spawned', store: 'memory', env: { NODE_ENV: 'production', ...env } })),
+    );
     const codes = await Promise.all(runs.map((run) => run.exited));
     for (const [i, run] of runs.entries()) {
       expect(codes[i]).not.toBe(0);
@@ -26,7 +28,7 @@ describe('JWT_SECRET in a real process', () => {
   }, 30_000);
 
   it('with NODE_ENV=production starts with a 32-byte secret, without a word about it', async () => {
-    const run = spawnInkwell({ NODE_ENV: 'production', DB_URL: 'memory:', JWT_SECRET: SECRET_32_BYTES });
+    const run = await startInkwell({ in: 'child', ready: 'spawned', store: 'memory', env: { NODE_ENV: 'production', JWT_SECRET: SECRET_32_BYTES } });
     try {
       const url = await run.listening();
       expect((await fetch(`${url}/posts`)).status).toBe(200);
@@ -38,7 +40,7 @@ describe('JWT_SECRET in a real process', () => {
   }, 30_000);
 
   it('outside production starts on the development secret with a loud warning line', async () => {
-    const run = spawnInkwell({ DB_URL: 'memory:' });
+    const run = await startInkwell({ in: 'child', ready: 'spawned', store: 'memory' });
     try {
       await run.listening();
       const warnings = run.lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => /JWT_SECRET/.test(line.msg));
@@ -54,9 +56,11 @@ describe('JWT_SECRET in a real process', () => {
 
 describe('DB_URL credentials', () => {
   it('never appear in any line of a process that cannot reach its database', async () => {
-    const run = spawnInkwell({
-      DB_URL: 'mongodb://inkwell-user:s3cret-Pa55@127.0.0.1:1/inkwell?authSource=admin&proxyPassword=proxy-s3cret',
-      JWT_SECRET: SECRET_32_BYTES,
+    const run = await startInkwell({
+      in: 'child',
+      ready: 'spawned',
+      store: { url: 'mongodb://inkwell-user:s3cret-Pa55@127.0.0.1:1/inkwell?authSource=admin&proxyPassword=proxy-s3cret' },
+      env: { JWT_SECRET: SECRET_32_BYTES },
     });
     expect(await run.exited).not.toBe(0);
     const output = run.lines.join('\n');

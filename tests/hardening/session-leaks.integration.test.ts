@@ -1,7 +1,7 @@
+// Runs the session leak suite (session-leaks.suite.ts) over MongoDB: on a server in this process, and on a server process.
 import { describeWithMongo } from '@inkwell/adapters-mongo/testing';
 import { TEST_JWT_SECRET } from '../support/fixtures.js';
-import { startTestServer } from '../support/servers.js';
-import { startSpawnedServer } from '../support/spawned-server.js';
+import { startInkwell } from '../support/start-inkwell.js';
 import { emptyMongoStore } from '../support/stores.js';
 import { SESSION_LEAKS_ENV, describeSessionLeaks } from './session-leaks.suite.js';
 
@@ -10,14 +10,13 @@ import { SESSION_LEAKS_ENV, describeSessionLeaks } from './session-leaks.suite.j
 describeWithMongo('over MongoDB', (mongo) => {
   describeSessionLeaks({
     label: 'mongodb store, in process',
-    start: async () => startTestServer(await emptyMongoStore(mongo().db), SESSION_LEAKS_ENV),
+    start: async () => startInkwell({ in: 'process', store: await emptyMongoStore(mongo().db), env: SESSION_LEAKS_ENV }),
   });
   describeSessionLeaks({
     label: 'a server process on MongoDB, real bcrypt',
     start: async () => {
       await emptyMongoStore(mongo().db);
-      const { url, database } = mongo();
-      return startSpawnedServer({ DB_URL: url, DB_DATABASE: database, JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...SESSION_LEAKS_ENV });
+      return startInkwell({ in: 'child', store: mongo(), env: { JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...SESSION_LEAKS_ENV } });
     },
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sleep } from '../support/raw-http.js';
-import type { ServedInkwell, ServerTarget, TestServer } from '../support/servers.js';
+import type { InProcessServer, ServedInkwell, ServerTarget } from '../support/start-inkwell.js';
 import { sessionIdOf } from '../support/tokens.js';
 
 /** One failed current password more than this is 429: low, so the drive reaches the limit in two guesses. */
@@ -107,7 +107,7 @@ export function describeSessionLeaks(target: ServerTarget): void {
       await expectStatus(401, 'list sessions, tampered token', 'GET', '/me/sessions', { token: tampered(a1) });
 
       // A second on, so the refresh issues a token of its own, not the very text of the one it was sent.
-      const clock = (t as Partial<TestServer>).clock;
+      const clock = (t as Partial<InProcessServer>).clock;
       if (clock) clock.advance(1_000);
       else await sleep(1_000);
       expect(await expectStatus(200, 'refresh', 'POST', '/auth/refresh', { token: a2 })).not.toBe(a2);

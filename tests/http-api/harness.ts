@@ -1,10 +1,10 @@
+import type { TestMongo } from '@inkwell/adapters-mongo/testing';
 import type { Post, PublicUser } from '@inkwell/domain';
-import { fakePasswordHasher, manualClock, type ManualClock } from '@inkwell/domain/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readConfig, createInkwell, type Inkwell, type Store } from '@inkwell/app';
-import { captureLogger, type CaptureLogger } from '../support/capture-logger.js';
-import { withFaults, type StoreFaults } from '../support/faulty-store.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '@inkwell/app';
 import { TEST_JWT_SECRET, aPost, alice } from '../support/fixtures.js';
+import { startInkwell, type AppUnderTest, type ChildServer, type Env } from '../support/start-inkwell.js';
+import { emptyMongoStore } from '../support/stores.js';
 
 /** What a test can do with the API as any client can: requests, and the usual first steps. */
 export interface HttpClient {
@@ -27,14 +27,7 @@ export interface HttpClient {
  * these exist only when the app runs in this process (`HttpTarget.inProcess`), and throw
  * elsewhere, so a test that needs them must be registered with `inProcessOnly`.
  */
-export interface HttpApi extends HttpClient {
-  readonly inkwell: Inkwell;
-  readonly clock: ManualClock;
-  readonly hasher: ReturnType<typeof fakePasswordHasher>;
-  readonly logger: CaptureLogger;
-  /** Make repository and limiter methods fail (500, 503 tests). */
-  readonly faults: StoreFaults;
-}
+export interface HttpApi extends HttpClient, Omit<AppUnderTest, 'close'> {}
 
 /** Where the suite's app runs, and how each test gets a fresh one. */
 export interface HttpTarget {
@@ -56,8 +49,23 @@ export function inProcessOnly(target: HttpTarget): { it: typeof it; describe: ty
   return { it: nothing as unknown as typeof it, describe: nothing as unknown as typeof describe };
 }
 
-/** The app built by `createInkwell` in this process with `env` over `makeStore()`, driven with `app.request`. */
-export function inProcessTarget(label: string, makeStore: () => Promise<Store>, env: Record<string, string> = {}): HttpTarget {
+/**
+ * Where an HTTP suite's app runs. `'app'`: the app alone in this process over `store()`, new for
+ * every test, driven with `app.request`. `'child'`: one server process (a cluster with
+ * `WEB_CONCURRENCY`) on the test MongoDB for the whole block, with the suite's signing secret and
+ * one hashing thread, driven over HTTP; the database is emptied before every test. Its clock is
+ * the wall clock and its hasher real bcrypt.
+ */
+export type HttpTargetOptions =
+  | { readonly in: 'app'; readonly store: () => Promise<Store>; readonly env?: Env }
+  | { readonly in: 'child'; readonly mongo: () => TestMongo; readonly env?: Env };
+
+/** An HTTP suite's target named `label`, started with `startInkwell` where `options.in` says. */
+export function httpTarget(label: string, options: HttpTargetOptions): HttpTarget {
+  return options.in === 'app' ? appTarget(label, options.store, options.env ?? {}) : childTarget(label, options.mongo, options.env ?? {});
+}
+
+function appTarget(label: string, makeStore: () => Promise<Store>, env: Env): HttpTarget {
   return {
     label,
     env,
@@ -73,6 +81,51 @@ export function inProcessTarget(label: string, makeStore: () => Promise<Store>, 
       });
       return () => {
         if (!current) throw new Error('HttpTarget: no app outside a test');
+        return current;
+      };
+    },
+  };
+}
+
+/** The test doubles of an in-process app, which a server process does not have. */
+const notInProcess = (name: string) => () => {
+  throw new Error(`${name} exists only for an app in this process: register this test with inProcessOnly(target)`);
+};
+
+function childTarget(label: string, mongo: () => TestMongo, env: Env): HttpTarget {
+  return {
+    label,
+    env,
+    inProcess: false,
+    // 20 concurrent signups hash 20 passwords with real bcrypt (cost 12), on a machine running other tests too.
+    testTimeoutMs: 30_000,
+    use() {
+      let server: ChildServer | undefined;
+      let current: HttpApi | undefined;
+      beforeAll(async () => {
+        server = await startInkwell({ in: 'child', store: mongo(), env: { JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...env } });
+        const base = server.url;
+        const request = (path: string, init: RequestInit = {}) =>
+          // A streamed body needs fetch's half-duplex mode, which app.request does not ask for.
+          fetch(`${base}${path}`, init.body instanceof ReadableStream ? { ...init, duplex: 'half' } as RequestInit : init);
+        const elapse = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms + 1));
+        const client = httpClient(request, elapse);
+        current = Object.defineProperties({ ...client } as HttpApi, {
+          inkwell: { get: notInProcess('inkwell') },
+          clock: { value: { now: () => Date.now(), advance: notInProcess('clock.advance'), set: notInProcess('clock.set') } },
+          hasher: { get: notInProcess('hasher') },
+          logger: { get: notInProcess('logger') },
+          faults: { get: notInProcess('faults') },
+        });
+      }, 60_000);
+      beforeEach(async () => {
+        await emptyMongoStore(mongo().db);
+      });
+      afterAll(async () => {
+        await server?.close();
+      });
+      return () => {
+        if (!current) throw new Error('HttpTarget: no server outside a test');
         return current;
       };
     },
@@ -102,20 +155,9 @@ export function httpClient(request: HttpClient['request'], elapse: HttpClient['e
   };
 }
 
-/**
- * An app in this process over `realStore`, configured by `env` (`POSTS_ACCESS`…) on top of the
- * suite's signing secret, with its own manual clock, fake hasher and capturing logger.
- */
-export async function buildHttpApi(realStore: Store, env: Record<string, string> = {}): Promise<HttpApi> {
-  const { store, faults } = withFaults(realStore);
-  const clock = manualClock();
-  const hasher = fakePasswordHasher();
-  const logger = captureLogger();
-  const inkwell = await createInkwell(readConfig({ ...env, DB_URL: 'memory:', JWT_SECRET: TEST_JWT_SECRET }), logger, {
-    store,
-    clock,
-    hasher,
-  });
+/** The app alone in this process over `store` (`startInkwell` `in: 'app'`), configured by `env`, with the client's side over `app.request`. */
+export async function buildHttpApi(store: Store, env: Env = {}): Promise<HttpApi> {
+  const { inkwell, clock, hasher, logger, faults } = await startInkwell({ in: 'app', store, env });
   const request = async (path: string, init?: RequestInit) => inkwell.app.request(path, init);
   const elapse = async (ms: number) => clock.advance(ms);
   return { inkwell, clock, hasher, logger, faults, ...httpClient(request, elapse) };

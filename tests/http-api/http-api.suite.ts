@@ -4,16 +4,17 @@ import { describeBodyRules } from './bodies.suite.js';
 import { describeRoutingAndFailures } from './failures.suite.js';
 import type { HttpTarget } from './harness.js';
 import { describeListApi } from './list.suite.js';
-import { describeOpenPostsIgnoreCredentials } from './owned-posts.suite.js';
+import { describeOpenModePosts } from './open-mode.suite.js';
 import { describePostsApi } from './posts.suite.js';
 import { describeSessionsApi } from './sessions.suite.js';
 
 /**
- * The HTTP-level behaviour of the whole API (docs/api.md), written once and run
- * against any target: an app in this process over any store (a manual clock, a fake password
- * hasher, a capturing logger and a store whose methods a test can make fail; a run takes
- * seconds), or real server processes, where everything a client can observe runs and the tests
- * that steer the app from inside (`inProcessOnly`) are left to the in-process runs.
+ * The HTTP-level behaviour of the whole API (docs/api.md) in open mode, the default (owner mode is
+ * owner-mode.suite.ts), written once and run against any target: an app in this process over any
+ * store (a manual clock, a fake password hasher, a capturing logger and a store whose methods a
+ * test can make fail; a run takes seconds), or real server processes, where everything a client
+ * can observe runs and the tests that steer the app from inside (`inProcessOnly`) are left to the
+ * in-process runs.
  */
 export function describeHttpApi(target: HttpTarget): void {
   describe(`HTTP API on ${target.label}`, { timeout: target.testTimeoutMs }, () => {
@@ -24,6 +25,6 @@ export function describeHttpApi(target: HttpTarget): void {
     describeListApi(api, target);
     describeBodyRules(api, target);
     describeRoutingAndFailures(api, target);
-    describeOpenPostsIgnoreCredentials(api);
+    describeOpenModePosts(api);
   });
 }

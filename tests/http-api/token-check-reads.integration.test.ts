@@ -5,7 +5,7 @@ import { mongoTest, recordCommands, withTestMongo, type CommandLog, type TestMon
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emptyMongoStore } from '../support/stores.js';
 import { buildHttpApi, type HttpApi } from './harness.js';
-import { OWNER_ACCESS } from './owned-posts.suite.js';
+import { OWNER_ACCESS } from './owner-client.js';
 
 /** `collection.command` for every command a request sent, in order. */
 function commandsOf(log: CommandLog): string[] {

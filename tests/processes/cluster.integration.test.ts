@@ -1,19 +1,14 @@
+// WEB_CONCURRENCY=2 on MongoDB in a real process: two workers besides the primary on one port, sharing the work, and SIGTERM.
 import { mongoTest, withTestMongo, type TestMongo } from '@inkwell/adapters-mongo/testing';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { spawnInkwell, type SpawnedInkwell } from '../support/spawn-inkwell.js';
+import { jsonRecords, startInkwell, type ChildRun } from '../support/start-inkwell.js';
 import { TEST_JWT_SECRET as JWT_SECRET } from '../support/fixtures.js';
 
 
 /** The JSON log lines a process printed, skipping anything that is not JSON. */
-function logLines(inkwell: SpawnedInkwell): Array<Record<string, unknown>> {
-  return inkwell.lines.flatMap((line) => {
-    try {
-      return [JSON.parse(line) as Record<string, unknown>];
-    } catch {
-      return [];
-    }
-  });
+function logLines(inkwell: ChildRun): Array<Record<string, unknown>> {
+  return jsonRecords(inkwell.lines);
 }
 
 /** A POST on a connection of its own (no keep-alive), so node:cluster hands each one to the next worker. */
@@ -35,13 +30,13 @@ function createPostOnNewConnection(url: string, title: string): Promise<number> 
 
 describe.skipIf(!mongoTest)('WEB_CONCURRENCY=2 on MongoDB', () => {
   let mongo: TestMongo;
-  let inkwell: SpawnedInkwell;
+  let inkwell: ChildRun;
   let url: string;
   let workerPids: number[];
 
   beforeAll(async () => {
     mongo = await withTestMongo();
-    inkwell = spawnInkwell({ DB_URL: mongo.url, DB_DATABASE: mongo.database, JWT_SECRET, WEB_CONCURRENCY: '2' });
+    inkwell = await startInkwell({ in: 'child', ready: 'spawned', store: mongo, env: { JWT_SECRET, WEB_CONCURRENCY: '2' } });
     url = await inkwell.listening();
     // Both workers print their own listening line, with their own pid.
     await vi.waitFor(

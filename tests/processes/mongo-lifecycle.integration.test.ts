@@ -1,15 +1,22 @@
+// inkwell and MongoDB over time: start-up against an unreachable database (a real process), an
+// outage under an app in this process, and a real server process's listening line, SIGTERM and restart.
 import { mongoTest, startMongoProxy, withTestMongo, type MongoProxy, type TestMongo } from '@inkwell/adapters-mongo/testing';
 import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, createInkwell, type Inkwell, createLogger } from '@inkwell/app';
-import { spawnInkwell, type SpawnedInkwell } from '../support/spawn-inkwell.js';
+import { startInkwell, type ChildRun } from '../support/start-inkwell.js';
 import { TEST_JWT_SECRET as JWT_SECRET } from '../support/fixtures.js';
 
 
 describe('start-up against an unreachable MongoDB', () => {
   it('exits non-zero within 10 s with one line naming the redacted URL and both ways forward', async () => {
     const started = Date.now();
-    const inkwell = spawnInkwell({ DB_URL: 'mongodb://admin:hunter2-secret@127.0.0.1:1/?authSource=admin', JWT_SECRET });
+    const inkwell = await startInkwell({
+      in: 'child',
+      ready: 'spawned',
+      store: { url: 'mongodb://admin:hunter2-secret@127.0.0.1:1/?authSource=admin' },
+      env: { JWT_SECRET },
+    });
     const code = await inkwell.exited;
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(code).not.toBe(0);
@@ -91,7 +98,7 @@ describe.skipIf(!mongoTest)('MongoDB outage under a running app', () => {
 
 describe.skipIf(!mongoTest)('a real server process on MongoDB', () => {
   let mongo: TestMongo;
-  let running: SpawnedInkwell | undefined;
+  let running: ChildRun | undefined;
 
   beforeAll(async () => {
     mongo = await withTestMongo();
@@ -105,7 +112,7 @@ describe.skipIf(!mongoTest)('a real server process on MongoDB', () => {
   });
 
   const start = async () => {
-    running = spawnInkwell({ DB_URL: mongo.url, DB_DATABASE: mongo.database, JWT_SECRET });
+    running = await startInkwell({ in: 'child', ready: 'spawned', store: mongo, env: { JWT_SECRET } });
     return running.listening();
   };
 
@@ -116,7 +123,7 @@ describe.skipIf(!mongoTest)('a real server process on MongoDB', () => {
 
   it('finishes an in-flight request on SIGTERM, closes, and exits 0', async () => {
     const base = await start();
-    const server = running as SpawnedInkwell;
+    const server = running as ChildRun;
     const body = JSON.stringify({ title: 'Slow', body: 'sent in two halves', authorId: 'a', published: true });
 
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {

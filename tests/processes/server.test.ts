@@ -1,3 +1,5 @@
+// The app's own startServer on a real socket in this process, with real bcrypt: a client's
+// requests end to end, and the body limits over the wire.
 import { request, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, createLogger, startServer, type RunningServer } from '@inkwell/app';

@@ -3,9 +3,9 @@
 // processes" describe their scenarios once and run them on both shapes.
 import { mongoTest, withTestMongo, type TestMongo } from '@inkwell/adapters-mongo/testing';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { TEST_JWT_SECRET } from './fixtures.js';
-import { spawnInkwell, type SpawnedInkwell } from './spawn-inkwell.js';
+import { startInkwell, type ChildServer } from './start-inkwell.js';
 
 /** One answer, read whole. */
 export interface Answer {
@@ -42,55 +42,37 @@ export interface Service {
   readonly processes: number;
 }
 
-/** The JSON log lines of the given processes. */
-function logLines(...processes: SpawnedInkwell[]): Record<string, unknown>[] {
-  return processes.flatMap((spawned) =>
-    spawned.lines.flatMap((line) => {
-      try {
-        return [JSON.parse(line) as Record<string, unknown>];
-      } catch {
-        return [];
-      }
-    }),
-  );
-}
-
 /** The `pid` fields of the access lines for `method path` (a cluster's workers write theirs on every line). */
 function servedBy(lines: Record<string, unknown>[], method: string, path: string): Set<unknown> {
   return new Set(lines.filter((line) => line.msg === 'request' && line.method === method && line.path === path).map((line) => line.pid));
 }
 
-/** The environment every process of the service runs with: the test database and signing secret, one hashing thread, and `extra`. */
-function serviceEnv(mongo: TestMongo, extra: Record<string, string>): Record<string, string> {
-  return { DB_URL: mongo.url, DB_DATABASE: mongo.database, JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...extra };
+/** One process of the service, serving: on the test database with the signing secret, one hashing thread, and `extra`. */
+function startProcess(mongo: TestMongo, extra: Record<string, string>): Promise<ChildServer> {
+  return startInkwell({ in: 'child', store: mongo, env: { JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...extra } });
 }
 
 /** Two independent processes on one database; the i-th request goes to process i mod 2. */
 async function twoProcesses(mongo: TestMongo, env: Record<string, string>) {
-  const processes = [spawnInkwell(serviceEnv(mongo, env)), spawnInkwell(serviceEnv(mongo, env))];
-  const urls = await Promise.all(processes.map((spawned) => spawned.listening()));
+  const processes = await Promise.all([startProcess(mongo, env), startProcess(mongo, env)]);
+  const urls = processes.map((server) => server.url);
   expect(new Set(urls).size).toBe(2);
   const service: Service = {
     urlFor: (i) => urls[i % 2] as string,
     // A process of its own logs no pid: its own lines name it.
     servedBy: (method, path) =>
-      new Set(processes.filter((spawned) => servedBy(logLines(spawned), method, path).size > 0).map((spawned) => spawned.process.pid as number)),
+      new Set(processes.filter((server) => servedBy(server.log.records(), method, path).size > 0).map((server) => server.child.process.pid as number)),
     processes: 2,
   };
-  return { service, stop: async () => void (await Promise.all(processes.map((spawned) => spawned.kill()))) };
+  return { service, stop: async () => void (await Promise.all(processes.map((server) => server.close()))) };
 }
 
 /** One WEB_CONCURRENCY=2 server; a new connection per request, which the primary hands to each worker in turn. */
 async function clusterOfTwo(mongo: TestMongo, env: Record<string, string>) {
-  const cluster = spawnInkwell(serviceEnv(mongo, { ...env, WEB_CONCURRENCY: '2' }));
-  const url = await cluster.listening();
-  // Both workers listen before the first request, so the primary hands connections to each in turn.
-  await vi.waitFor(() => expect(logLines(cluster).filter((line) => String(line.msg).startsWith('inkwell listening on'))).toHaveLength(2), {
-    timeout: 30_000,
-    interval: 50,
-  });
-  const service: Service = { urlFor: () => url, servedBy: (method, path) => servedBy(logLines(cluster), method, path), processes: 2 };
-  return { service, stop: () => cluster.kill() };
+  // It serves once both workers listen, so the primary hands connections to each in turn.
+  const cluster = await startProcess(mongo, { ...env, WEB_CONCURRENCY: '2' });
+  const service: Service = { urlFor: () => cluster.url, servedBy: (method, path) => servedBy(cluster.log.records(), method, path), processes: 2 };
+  return { service, stop: () => cluster.close() };
 }
 
 /**
