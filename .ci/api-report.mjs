@@ -21,6 +21,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const check = process.argv.includes('--check');
+/** How a project that installs our packages compiles: NodeNext against the built .d.ts files (shared with tests/packages). */
+const consumerCompilerOptions = JSON.parse(readFileSync(join(root, '.ci/consumer-compiler-options.json'), 'utf8'));
 // What this script says itself, better: that a report was written, created or differs (the last
 // naming a temporary file that is gone by the time anyone reads it).
 const SAID_HERE = new Set(['console-api-report-not-copied', 'console-api-report-copied', 'console-api-report-created']);
@@ -58,16 +60,8 @@ try {
         compiler: {
           // The consumer's view: NodeNext resolution of the built .d.ts files, no `source` condition.
           overrideTsconfig: {
-            compilerOptions: {
-              target: 'ES2023',
-              lib: ['ES2023'],
-              module: 'NodeNext',
-              moduleResolution: 'NodeNext',
-              strict: true,
-              // The dependencies' own declarations are theirs to check; skipping them halves the run.
-              skipLibCheck: true,
-              types: ['node'],
-            },
+            // skipLibCheck among them: the dependencies' own declarations are theirs to check.
+            compilerOptions: consumerCompilerOptions,
             files: [entry],
           },
         },

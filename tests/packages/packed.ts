@@ -8,6 +8,11 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** How a project that installs our packages compiles (the API report reads the same file). */
+function consumerCompilerOptions(): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(root, '.ci/consumer-compiler-options.json'), 'utf8')) as Record<string, unknown>;
+}
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 
 /** The packages we publish, by folder under packages/. */
@@ -120,16 +125,8 @@ export async function npmProject(specs: readonly string[]): Promise<Consumer> {
       const file = basename(example);
       cpSync(join(root, example), join(dir, file));
       const tsconfig = {
-        compilerOptions: {
-          target: 'ES2023',
-          lib: ['ES2023'],
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          skipLibCheck: true, // as most projects do; .ci/check-packages.mjs checks what the .d.ts files import
-          types: ['node'],
-          outDir: 'out',
-        },
+        // skipLibCheck among them, as most projects do: .ci/check-packages.mjs checks what the .d.ts files import.
+        compilerOptions: { ...consumerCompilerOptions(), outDir: 'out' },
         files: [file],
       };
       writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
