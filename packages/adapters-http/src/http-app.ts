@@ -6,9 +6,12 @@ import { docsRoutes } from './docs/docs-routes.js';
 import { healthRoutes } from './routes/health.js';
 import type { HttpDeps } from './http-deps.js';
 import { failureResponse, knownErrorResponse } from './http-errors.js';
-import { allowedMethods } from './middleware/method-not-allowed.js';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { accessLog } from './middleware/access-log.js';
+import { requestId } from './middleware/request-id.js';
+import { securityHeaders } from './middleware/security-headers.js';
 import { ownPostsRoutes, postsRoutes } from './routes/posts.js';
-import { requestContext } from './middleware/request-context.js';
+import { clientWentAway } from './node/node-bindings.js';
 
 /**
  * The whole API as a Hono app. Routing and translation only: every rule lives in the domain's
@@ -16,8 +19,11 @@ import { requestContext } from './middleware/request-context.js';
  */
 export function createHttpApp(deps: HttpDeps) {
   const app = new Hono();
-  // Request id, security headers and the request's log line, around everything (request-context.ts).
-  app.use(requestContext(deps.accessLogger ?? deps.logger));
+  // Around everything, so every answer (errors, 404s and 405s included) is logged, and carries
+  // its request id and the security headers.
+  app.use(accessLog(deps.accessLogger ?? deps.logger), requestId, securityHeaders);
+  // A known path with another method: 405 with Allow (GET implies HEAD) instead of the 404.
+  app.use(methodNotAllowed({ app, onMethodNotAllowed: (c, methods) => failureResponse(c, 'MethodNotAllowed', { Allow: methods.join(', ') }) }));
   // Before the routes, so a preflight OPTIONS is answered 204 instead of 405.
   const cors = corsPolicy(deps.corsOrigins);
   if (cors) app.use(cors);
@@ -32,18 +38,11 @@ export function createHttpApp(deps: HttpDeps) {
   // Outside the typed chain on purpose: the docs are for people, not part of `AppType`'s API.
   if (deps.apiDocs !== false) app.route('/', docsRoutes(access));
 
-  // No route took the request: 405 with Allow when the path is known, else 404 (see method-not-allowed.ts).
-  const methodsOn = allowedMethods(app);
-  app.notFound((c) => {
-    const methods = methodsOn(c.req.path);
-    return methods.length > 0 && !methods.includes(c.req.method)
-      ? failureResponse(c, 'MethodNotAllowed', { Allow: methods.join(', ') })
-      : failureResponse(c, 'NotFound');
-  });
+  app.notFound((c) => failureResponse(c, 'NotFound'));
   app.onError((thrown, c) => {
     const known = knownErrorResponse(c, thrown);
     if (known) return known;
-    if (c.req.raw.signal.aborted) {
+    if (clientWentAway(c)) {
       // The client hung up (or the server cut it at a timeout) while its body was being read:
       // nothing is wrong with the service and nobody will read this answer.
       deps.logger.info({ requestId: c.get('requestId'), method: c.req.method, path: c.req.path }, 'client went away');

@@ -1,7 +1,6 @@
 import { domainErrorMessages, isDomainError, type DomainError, type DomainErrorCode } from '@inkwell/domain';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { jsonResponse } from './response/json-response.js';
 
 /** Failures that belong to HTTP itself (content type, body framing, routing, the parser), with their fixed answers. */
 export const httpFailures = {
@@ -65,7 +64,7 @@ function failureHeaders(error: DomainError, status: ContentfulStatusCode): Recor
 /** The JSON error body for one of HTTP's own failures. */
 export function failureResponse(c: Context, failure: HttpFailure, headers?: Record<string, string>): Response {
   const { status, error } = httpFailures[failure];
-  return jsonResponse(c, { error }, status, headers);
+  return c.json({ error }, status, headers);
 }
 
 /**
@@ -79,7 +78,7 @@ export function knownErrorResponse(c: Context, thrown: unknown): Response | null
       ? { error: domainErrorMessages[thrown.code], issues: thrown.issues }
       : { error: domainErrorMessages[thrown.code] };
     const status = statusByDomainError[thrown.code];
-    return jsonResponse(c, body, status, failureHeaders(thrown, status));
+    return c.json(body, status, failureHeaders(thrown, status));
   }
   return null;
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { isIP } from 'node:net';
-import { requestHeader, socketAddress } from './node-request.js';
+import { socketAddress } from './node-bindings.js';
 
 /**
  * How the server names a client for the per-address limits. Without a trusted proxy it is the
@@ -15,7 +15,7 @@ export function clientAddressResolver(trustProxy: boolean): (c: Context) => stri
   return (c) => {
     const socket = socketAddress(c);
     if (trustProxy) {
-      const forwarded = requestHeader(c, 'x-forwarded-for')?.split(',').at(-1)?.trim();
+      const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
       if (forwarded !== undefined && isIP(stripZone(forwarded)) !== 0) return addressKey(forwarded);
     }
     return socket === undefined ? undefined : addressKey(socket);

@@ -1,6 +1,6 @@
 import { RequestError } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
-import { SECURE_HEADERS } from '../response/security-headers.js';
+import { securityHeaderRecord } from '../middleware/security-headers.js';
 import { clientErrorResponse, requestErrorResponse } from './client-error-response.js';
 
 /** The status, lower-cased headers and parsed body of a raw HTTP/1.1 response. */
@@ -11,6 +11,8 @@ function parse(text: string) {
   return { statusLine, headers, body: JSON.parse(body) as unknown, length: Buffer.byteLength(body) };
 }
 
+const SECURE_HEADERS = await securityHeaderRecord();
+
 describe('clientErrorResponse', () => {
   it.each([
     ['HPE_HEADER_OVERFLOW', '431 Request Header Fields Too Large', 'Request headers too large'],
@@ -19,7 +21,7 @@ describe('clientErrorResponse', () => {
     ['HPE_INVALID_METHOD', '400 Bad Request', 'Bad request'],
     [undefined, '400 Bad Request', 'Bad request'],
   ])('answers %s with %s in JSON, with every security header, closing the connection', (code, status, error) => {
-    const raw = parse(clientErrorResponse(code));
+    const raw = parse(clientErrorResponse(code, SECURE_HEADERS));
     expect(raw.statusLine).toBe(`HTTP/1.1 ${status}`);
     expect(raw.body).toStrictEqual({ error });
     expect(raw.headers).toMatchObject({ 'content-type': 'application/json', connection: 'close', 'content-length': String(raw.length) });
@@ -29,9 +31,9 @@ describe('clientErrorResponse', () => {
 
 describe('requestErrorResponse', () => {
   it('answers an untranslatable request 400 and anything else 500, in JSON, with the security headers', async () => {
-    const bad = requestErrorResponse(new RequestError('Invalid host header'));
+    const bad = requestErrorResponse(SECURE_HEADERS)(new RequestError('Invalid host header'));
     expect({ status: bad.status, body: await bad.json() }).toStrictEqual({ status: 400, body: { error: 'Bad request' } });
-    const broken = requestErrorResponse(new Error('boom'));
+    const broken = requestErrorResponse(SECURE_HEADERS)(new Error('boom'));
     expect({ status: broken.status, body: await broken.json() }).toStrictEqual({ status: 500, body: { error: 'Internal server error' } });
     for (const [name, value] of Object.entries(SECURE_HEADERS)) expect(broken.headers.get(name)).toBe(value);
   });

@@ -1,7 +1,9 @@
 import { getRequestListener } from '@hono/node-server';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { securityHeaderRecord } from '../middleware/security-headers.js';
 import { answerClientErrorsWithJson, requestErrorResponse } from './client-error-response.js';
+import { installLightHeaders } from './light-headers.js';
 import { DEFAULT_LINGER, lingeringResponses, type LingerBounds } from './lingering-close.js';
 
 /**
@@ -62,6 +64,11 @@ export interface FetchApp {
 export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promise<NodeServer> {
   const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts };
   const linger = { ...DEFAULT_LINGER, ...options.linger };
+  // Hono's standard `c.header`, `c.json` and middleware build response headers with the global
+  // `Headers`; this server makes that one cheap (light-headers.ts), as @hono/node-server makes
+  // `Request` and `Response` cheap when its listener is created below.
+  installLightHeaders();
+  const answerHeaders = await securityHeaderRecord();
   // createAdaptorServer without its shortcut, for the errorHandler: requests the adapter cannot
   // translate answer JSON too.
   const server: Server = createServer(
@@ -72,9 +79,9 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
       connectionsCheckingInterval: timeouts.checkIntervalMs,
       ServerResponse: lingeringResponses(linger),
     },
-    getRequestListener(app.fetch, { hostname: options.host, errorHandler: requestErrorResponse }),
+    getRequestListener(app.fetch, { hostname: options.host, errorHandler: requestErrorResponse(answerHeaders) }),
   );
-  answerClientErrorsWithJson(server, linger);
+  answerClientErrorsWithJson(server, linger, answerHeaders);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

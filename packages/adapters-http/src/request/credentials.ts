@@ -1,6 +1,5 @@
 import { NO_CREDENTIALS, OTHER_CREDENTIALS, bearer, type Credentials } from '@inkwell/domain';
 import type { Context } from 'hono';
-import { requestHeader } from '../node/node-request.js';
 import { bearerToken } from './bearer-token.js';
 
 /**
@@ -9,7 +8,7 @@ import { bearerToken } from './bearer-token.js';
  * not `Bearer <token>` is credentials of another scheme, and a bearer token is itself.
  */
 export function credentialsOf(c: Context): Credentials {
-  const header = requestHeader(c, 'authorization');
+  const header = c.req.header('authorization');
   if (header === undefined) return NO_CREDENTIALS;
   const token = bearerToken(header);
   return token === null ? OTHER_CREDENTIALS : bearer(token);

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { HttpError } from '../http-errors.js';
-import { readNodeBody, requestHeader, sendsBody } from '../node/node-request.js';
+import { readBodyAtMost, sendsBody } from '../node/node-bindings.js';
 
 /** The body limit (docs/api.md, Conventions): bodies over 1 MiB are refused. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -14,13 +14,16 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * 400 for invalid UTF-8, malformed JSON, or JSON that is not an object.
  */
 export async function readJsonObject(c: Context, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
-  if (!JSON_MEDIA_TYPE.test(requestHeader(c, 'content-type') ?? '')) throw new HttpError('UnsupportedMediaType');
+  if (!JSON_MEDIA_TYPE.test(c.req.header('content-type') ?? '')) throw new HttpError('UnsupportedMediaType');
 
-  const declared = requestHeader(c, 'content-length');
+  const declared = c.req.header('content-length');
   if (declared !== undefined && Number(declared) > maxBytes) throw new HttpError('BodyTooLarge');
 
-  // Straight from Node's stream behind @hono/node-server (see node-request.ts), else the web stream.
-  const bytes = await (readNodeBody(c, maxBytes) ?? readAtMost(c.req.raw.body, maxBytes));
+  // A declared length bounds the body (HTTP frames it by that length), so it is read whole:
+  // @hono/node-server reads it straight from Node's stream. Without one (chunked), it is counted
+  // while it streams and refused as soon as it passes the limit (node-bindings.ts).
+  const bytes = declared !== undefined ? new Uint8Array(await c.req.arrayBuffer()) : await readBodyAtMost(c, maxBytes);
+  if (bytes.byteLength > maxBytes) throw new HttpError('BodyTooLarge');
   let parsed: unknown;
   try {
     parsed = JSON.parse(utf8.decode(bytes));
@@ -37,29 +40,4 @@ export async function readJsonObject(c: Context, maxBytes = MAX_BODY_BYTES): Pro
  */
 export async function readOptionalJsonObject(c: Context, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
   return sendsBody(c) ? readJsonObject(c, maxBytes) : {};
-}
-
-async function readAtMost(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
-  if (!body) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new HttpError('BodyTooLarge');
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }

@@ -1,17 +1,21 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { jsonResponse } from '../response/json-response.js';
-import { JSON_API_CONTENT_SECURITY_POLICY } from '../response/security-headers.js';
-import { requestContext } from './request-context.js';
+import { accessLog } from './access-log.js';
+import { requestId } from './request-id.js';
+import { JSON_API_CONTENT_SECURITY_POLICY, securityHeaderRecord, securityHeaders } from './security-headers.js';
 
 const DOCS_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'";
 
+/** An app with the middleware in the order `createHttpApp` uses, and routes answering in different ways. */
 function appLoggingTo(lines: Record<string, unknown>[]) {
   const record = (fields: object) => void lines.push({ ...fields });
   return new Hono()
-    .use(requestContext({ info: record, warn: record, error: record }))
-    .get('/fast', (c) => jsonResponse(c, { ok: true }, 200))
+    .use(accessLog({ info: record, warn: record, error: record }), requestId, securityHeaders)
     .get('/json', (c) => c.json({ ok: true }))
+    .get('/header-first', (c) => {
+      c.header('X-Custom', 'yes');
+      return c.json({ ok: true }, 201);
+    })
     .get('/docs', (c) => c.html('<!doctype html>', 200, { 'Content-Security-Policy': DOCS_POLICY }))
     .get('/powered', (c) => c.json({ ok: true }, 200, { 'X-Powered-By': 'Express' }))
     .get('/boom', () => {
@@ -19,10 +23,10 @@ function appLoggingTo(lines: Record<string, unknown>[]) {
     });
 }
 
-describe('requestContext', () => {
-  it('gives every answer, built on the fast path or not, the strict CSP and the other secure headers', async () => {
+describe('securityHeaders', () => {
+  it('gives every answer, errors and unknown paths included, the strict CSP and the other secure headers', async () => {
     const app = appLoggingTo([]);
-    for (const path of ['/fast', '/json', '/nope']) {
+    for (const path of ['/json', '/header-first', '/nope', '/boom']) {
       const res = await app.request(path);
       expect(res.headers.get('content-security-policy')).toBe(JSON_API_CONTENT_SECURITY_POLICY);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -38,26 +42,49 @@ describe('requestContext', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
+  it('keeps the headers a route sets', async () => {
+    const res = await appLoggingTo([]).request('/header-first');
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-custom')).toBe('yes');
+  });
+
   it('removes X-Powered-By', async () => {
     expect((await appLoggingTo([]).request('/powered')).headers.get('x-powered-by')).toBeNull();
   });
 
+  it('gives the answers written outside the app exactly the headers it puts on an answer', async () => {
+    const record = await securityHeaderRecord();
+    const res = await appLoggingTo([]).request('/json');
+    for (const [name, value] of Object.entries(record)) expect(res.headers.get(name)).toBe(value);
+    expect(Object.keys(record)).toContain('content-security-policy');
+    expect(Object.keys(record)).not.toContain('content-type');
+  });
+});
+
+describe('requestId', () => {
   it('keeps a sane X-Request-Id, replaces any other with a UUID, and answers with it', async () => {
     const app = appLoggingTo([]);
-    expect((await app.request('/fast', { headers: { 'x-request-id': 'trace-42.a_b' } })).headers.get('x-request-id')).toBe('trace-42.a_b');
-    for (const sent of ['', 'x'.repeat(65), 'a b', 'id;rm', '../x']) {
+    expect((await app.request('/json', { headers: { 'x-request-id': 'trace-42.a_b' } })).headers.get('x-request-id')).toBe('trace-42.a_b');
+    for (const sent of ['', 'x'.repeat(65), 'a b', 'id;rm', '../x', 'a=b']) {
       const res = await app.request('/json', { headers: { 'x-request-id': sent } });
       expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     }
   });
 
+  it('answers every request with an id, unknown paths and errors included', async () => {
+    const app = appLoggingTo([]);
+    for (const path of ['/nope', '/boom']) expect((await app.request(path)).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('accessLog', () => {
   it('logs one line per answered request with its id, method, path without the query, status and duration', async () => {
     const lines: Record<string, unknown>[] = [];
     const app = appLoggingTo(lines);
-    const res = await app.request('/fast?token=secret', { headers: { 'x-request-id': 'r-1' } });
+    const res = await app.request('/json?token=secret', { headers: { 'x-request-id': 'r-1' } });
     await app.request(`/${'p'.repeat(300)}`);
-    expect(lines[0]).toStrictEqual({ requestId: 'r-1', method: 'GET', path: '/fast', status: 200, durationMs: expect.any(Number) });
     expect(res.status).toBe(200);
+    expect(lines[0]).toStrictEqual({ requestId: 'r-1', method: 'GET', path: '/json', status: 200, durationMs: expect.any(Number) });
     expect(lines[1]).toMatchObject({ status: 404, path: `/${'p'.repeat(255)}…` });
     expect(JSON.stringify(lines)).not.toContain('secret');
   });

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { LightHeaders } from './light-headers.js';
+
+/** Node's own Headers, the contract LightHeaders keeps. */
+const NativeHeaders = globalThis.Headers;
+
+/** Everything a reader can observe of a Headers. */
+function observe(headers: Headers | LightHeaders) {
+  return {
+    entries: [...headers],
+    keys: [...headers.keys()],
+    values: [...headers.values()],
+    forEach: ((): string[][] => {
+      const seen: string[][] = [];
+      headers.forEach((value, name) => seen.push([name, value]));
+      return seen;
+    })(),
+    cookies: headers.getSetCookie(),
+    get: ['content-type', 'X-Custom', 'set-cookie', 'vary', 'absent'].map((name) => headers.get(name)),
+    has: ['content-type', 'X-Custom', 'absent'].map((name) => headers.has(name)),
+  };
+}
+
+/** The same operations on both, and what each then shows. */
+function both(operations: (headers: Headers | LightHeaders) => void, init?: [string, string][] | Record<string, string>) {
+  const native = new NativeHeaders(init);
+  const light = new LightHeaders(init);
+  operations(native);
+  operations(light);
+  return { native: observe(native), light: observe(light) };
+}
+
+describe('LightHeaders behaves as Node’s Headers', () => {
+  it.each([
+    ['set and get, case-insensitively', (h: Headers | LightHeaders) => {
+      h.set('Content-Type', 'application/json');
+      h.set('X-CUSTOM', 'one');
+    }],
+    ['set replaces every value of a name', (h: Headers | LightHeaders) => {
+      h.append('Vary', 'Accept');
+      h.append('vary', 'Origin');
+      h.set('VARY', 'Cookie');
+    }],
+    ['append joins values with ", " and keeps set-cookie apart', (h: Headers | LightHeaders) => {
+      h.append('vary', 'Accept');
+      h.append('Vary', 'Origin');
+      h.append('Set-Cookie', 'a=1');
+      h.append('set-cookie', 'b=2');
+    }],
+    ['iteration is sorted by lower-case name, stable for repeated names', (h: Headers | LightHeaders) => {
+      for (const name of ['X-Zeta', 'content-type', 'A-First', 'x-custom', 'B']) h.set(name, name);
+      h.append('a-first', 'again');
+    }],
+    ['delete removes every value of a name', (h: Headers | LightHeaders) => {
+      h.append('X-Custom', '1');
+      h.append('content-type', 'text/plain');
+      h.append('x-custom', '2');
+      h.delete('X-CUSTOM');
+      h.delete('absent');
+    }],
+    ['values lose leading and trailing whitespace', (h: Headers | LightHeaders) => {
+      h.set('X-Custom', ' \t padded \t ');
+      h.append('vary', '\tAccept ');
+    }],
+  ])('%s', (_, operations) => {
+    const { native, light } = both(operations);
+    expect(light).toStrictEqual(native);
+  });
+
+  it.each([
+    ['a record', { 'Content-Type': 'text/html', 'X-Custom': 'x' }],
+    ['pairs', [['content-type', 'a'], ['Content-Type', 'b'], ['set-cookie', 'c=1']] as [string, string][]],
+  ])('takes %s as its initial headers', (_, init) => {
+    const { native, light } = both(() => undefined, init);
+    expect(light).toStrictEqual(native);
+  });
+
+  it('copies another Headers, light or native, without sharing it', () => {
+    const source = new LightHeaders({ 'X-Custom': 'one' });
+    const copy = new LightHeaders(source);
+    copy.set('x-custom', 'two');
+    expect([source.get('x-custom'), copy.get('x-custom')]).toStrictEqual(['one', 'two']);
+    expect([...new LightHeaders(new NativeHeaders({ Vary: 'Accept' }))]).toStrictEqual([['vary', 'Accept']]);
+    expect([...new NativeHeaders(new LightHeaders({ Vary: 'Accept' }) as unknown as Headers)]).toStrictEqual([['vary', 'Accept']]);
+  });
+
+  it.each(['bad name', 'x:y', '', 'naïve'])('refuses the header name %j, as Node’s does', (name) => {
+    expect(() => new NativeHeaders().set(name, 'v')).toThrow(TypeError);
+    expect(() => new LightHeaders().set(name, 'v')).toThrow(TypeError);
+    expect(() => new LightHeaders().append(name, 'v')).toThrow(TypeError);
+  });
+
+  it.each(['a\r\nInjected: yes', 'a\nb', 'nul\u0000', 'control\u0001', 'wide\u0100'])(
+    'refuses the value %j, which Node would refuse to send',
+    (value) => {
+      expect(() => new LightHeaders().set('X-Custom', value)).toThrow(TypeError);
+      expect(() => new LightHeaders().append('X-Custom', value)).toThrow(TypeError);
+    },
+  );
+
+  it('is still refused the second time a bad value is set (only valid values are remembered)', () => {
+    const headers = new LightHeaders();
+    headers.set('X-Custom', 'fine');
+    headers.set('X-Custom', 'fine');
+    expect(() => headers.set('X-Custom', 'b\nad')).toThrow(TypeError);
+    expect(() => headers.set('X-Custom', 'b\nad')).toThrow(TypeError);
+  });
+
+  it('passes instanceof checks against Node’s Headers, and says it is Headers', () => {
+    const headers = new LightHeaders();
+    expect(headers).toBeInstanceOf(NativeHeaders);
+    expect(Object.prototype.toString.call(headers)).toBe('[object Headers]');
+  });
+});
