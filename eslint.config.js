@@ -37,6 +37,25 @@ export default tseslint.config(
     },
   },
   {
+    files: ['packages/adapters-http/src/routes/**/*.ts'],
+    rules: {
+      // The routes load with the app; the OpenAPI builder and its converter load on the first
+      // GET /openapi.json. A route's operation uses the converter through what it is called with.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/openapi/components.js', '**/openapi/converter.js', '**/openapi/document.js', '**/openapi/paths.js'],
+              allowTypeImports: true,
+              message: 'The OpenAPI builder loads on first request: take the converter from the operation context.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/app/src/**/*.ts'],
     rules: {
       // The composition root builds and wires adapters; everything that knows HTTP is in adapters-http.

@@ -113,6 +113,8 @@ describe('the typed client (hono/client over AppType) against a running server',
     const api = createInkwellClient(server.url);
     // Never called: these lines exist for the type checker, which must reject each marked one.
     const unsent = () => [
+      // @ts-expect-error: signup sends a body
+      api.auth.signup.$post({}),
       // @ts-expect-error: `password` is required on signup
       api.auth.signup.$post({ json: { email: 'a@example.com', name: 'A' } }),
       // @ts-expect-error: `published` is a boolean, not a string
@@ -123,6 +125,10 @@ describe('the typed client (hono/client over AppType) against a running server',
       api.posts.$get({ query: { page: 1 } }),
       // @ts-expect-error: the same query rules on /me/posts
       api.me.posts.$get({ query: { perPage: 5 } }),
+      // Logging out may leave the body out; when sent, it is checked.
+      api.auth.logout.$post({}),
+      // @ts-expect-error: `scope` is one of current, others, all
+      api.auth.logout.$post({ json: { scope: 'everywhere' } }),
     ];
     expect(typeof unsent).toBe('function');
   });

@@ -1,6 +1,6 @@
 import { openPostAccess } from '@inkwell/domain';
 import { Hono } from 'hono';
-import { accountsRoutes } from './routes/accounts.js';
+import { accountRoutes } from './routes/accounts.js';
 import { corsPolicy } from './middleware/cors-policy.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { healthRoutes } from './routes/health.js';
@@ -10,7 +10,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { accessLog } from './middleware/access-log.js';
 import { requestId } from './middleware/request-id.js';
 import { securityHeaders } from './middleware/security-headers.js';
-import { ownPostsRoutes, postsRoutes } from './routes/posts.js';
+import { postRoutes } from './routes/posts.js';
 import { clientWentAway } from './node/node-bindings.js';
 
 /**
@@ -28,13 +28,15 @@ export function createHttpApp(deps: HttpDeps) {
   const cors = corsPolicy(deps.corsOrigins);
   if (cors) app.use(cors);
 
-  const routes = app.route('/', accountsRoutes(deps)).route('/', postsRoutes(deps)).route('/', healthRoutes(deps));
-  // `GET /me/posts` exists only where posts have owners; elsewhere it is an unknown path like
-  // any other (404). The type always includes it, so `AppType` and the typed client describe
-  // every route a server can have.
+  // A route that exists only under some access policies (`GET /me/posts`, where posts have
+  // owners) is left out of the router elsewhere, so its path is unknown there like any other
+  // (404); its type is always in, so `AppType` and the typed client describe every route a
+  // server can have (routes/route-table.ts).
   const access = deps.postAccess ?? openPostAccess;
-  const ownPosts = ownPostsRoutes(deps);
-  const withOwnPosts = access.postsHaveOwners ? routes.route('/', ownPosts) : (routes as RoutesWith<typeof routes, typeof ownPosts>);
+  const api = app
+    .route('/', accountRoutes.app(deps, access))
+    .route('/', postRoutes.app(deps, access))
+    .route('/', healthRoutes.app(deps, access));
   // Outside the typed chain on purpose: the docs are for people, not part of `AppType`'s API.
   if (deps.apiDocs !== false) app.route('/', docsRoutes(access));
 
@@ -54,15 +56,8 @@ export function createHttpApp(deps: HttpDeps) {
     );
     return failureResponse(c, 'InternalError');
   });
-  return withOwnPosts;
+  return api;
 }
-
-/** The type `app.route('/', sub)` gives: `app`'s routes and `sub`'s. */
-type RoutesWith<A extends Hono, Sub extends Hono> = A extends Hono<infer E, infer S, infer B>
-  ? Sub extends Hono<never, infer SubS, never>
-    ? Hono<E, S | SubS, B>
-    : never
-  : never;
 
 /** The app's route types, for `hc<AppType>(baseUrl)` typed clients. */
 export type AppType = ReturnType<typeof createHttpApp>;

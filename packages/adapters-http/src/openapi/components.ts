@@ -7,6 +7,7 @@ import {
   LogOutSchema,
   PaginationSchema,
   POST_ACCESS_MODES,
+  postAccessPolicy,
   PostPageSchema,
   PostSchema,
   PublicSessionSchema,
@@ -17,7 +18,7 @@ import {
   UpdatePostSchema,
   type PostAccessMode,
 } from '@inkwell/domain';
-import { createSchemaConverter, type JsonSchema } from './converter.js';
+import { createSchemaConverter, type AnySchema, type JsonSchema } from './converter.js';
 import {
   ErrorSchema,
   HealthSchema,
@@ -29,7 +30,7 @@ import {
  * The document's named schemas, each converted once from the valibot schema the domain
  * validates with or describes answers by; everything else refers to them.
  */
-export const converter = createSchemaConverter({
+const COMPONENTS: Readonly<Record<string, AnySchema>> = {
   Post: PostSchema,
   User: PublicUserSchema,
   Pagination: PaginationSchema,
@@ -49,22 +50,25 @@ export const converter = createSchemaConverter({
   CreatePostRequest: CreatePostSchema,
   CreateOwnPostRequest: CreateOwnPostSchema,
   UpdatePostRequest: UpdatePostSchema,
-});
+};
 
-/** The component of `POST /posts`'s body in each access mode: where posts have owners, `authorId` is optional. */
-export const createPostRequest = {
-  open: 'CreatePostRequest',
-  owner: 'CreateOwnPostRequest',
-} as const satisfies Record<PostAccessMode, string>;
+/** Converts schemas for the document, the components above named wherever they occur. */
+export const converter = createSchemaConverter(COMPONENTS);
+
+/** The name of the component `schema` is (a request body a route declares); throws for any other schema. */
+export function componentOf(schema: AnySchema): string {
+  const name = Object.keys(COMPONENTS).find((component) => COMPONENTS[component] === schema);
+  if (name === undefined) throw new Error('openapi: a request body schema that is not one of the components');
+  return name;
+}
 
 /**
  * The named schemas of a mode's document: every component but the other modes' `POST /posts`
- * bodies, which nothing in it refers to.
+ * bodies (the access policy's `newPostSchema`), which nothing in it refers to.
  */
 export function componentSchemas(mode: PostAccessMode): Record<string, JsonSchema> {
-  const otherBodies = new Set<string>(POST_ACCESS_MODES.filter((other) => other !== mode).map((other) => createPostRequest[other]));
+  const otherBodies = new Set<string>(
+    POST_ACCESS_MODES.filter((other) => other !== mode).map((other) => componentOf(postAccessPolicy(other).newPostSchema)),
+  );
   return Object.fromEntries(Object.entries(converter.componentSchemas()).filter(([name]) => !otherBodies.has(name)));
 }
-
-/** A reference to one of the components above. */
-export const ref = (component: string): JsonSchema => ({ $ref: `#/components/schemas/${component}` });

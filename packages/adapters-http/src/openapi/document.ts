@@ -1,10 +1,10 @@
 import type { PostAccessMode } from '@inkwell/domain';
-import { accountsPaths } from './accounts-paths.js';
+import { accountRoutes } from '../routes/accounts.js';
+import { healthRoutes } from '../routes/health.js';
+import { postRoutes } from '../routes/posts.js';
 import { componentSchemas } from './components.js';
-import { healthPaths } from './health-paths.js';
-import { ownPostsPaths } from './own-posts-paths.js';
-import { postsPaths } from './posts-paths.js';
-import { API_VERSION, type OpenApiDocument, type OpenApiPaths } from './types.js';
+import { openApiPaths } from './paths.js';
+import { API_VERSION, type OpenApiDocument } from './types.js';
 
 const DESCRIPTION = `Accounts (signup, login with a signed token of a session that can be ended, \`GET /me\`, the account's sessions and its own changes) and blog posts (a paged list of published posts, read, create, partial update, delete).
 
@@ -14,14 +14,13 @@ const DESCRIPTION = `Accounts (signup, login with a signed token of a session th
 - An unknown path is 404 \`Not found\`; a known path with another method is 405 \`Method not allowed\` with an \`Allow\` header.
 - Every 401 carries \`WWW-Authenticate: Bearer realm="inkwell"\`, with \`error="invalid_token"\` when a token was sent and refused.`;
 
-/** What each access mode changes in the document beyond the post operations themselves. */
-const BY_MODE: Record<PostAccessMode, { readonly description: string; readonly postsTag: string; readonly extraPaths: () => OpenApiPaths }> = {
-  open: { description: DESCRIPTION, postsTag: 'Blog posts. No authentication needed.', extraPaths: () => ({}) },
+/** What each access mode changes in the document beyond the operations themselves. */
+const BY_MODE: Record<PostAccessMode, { readonly description: string; readonly postsTag: string }> = {
+  open: { description: DESCRIPTION, postsTag: 'Blog posts. No authentication needed.' },
   owner: {
     description: `${DESCRIPTION}
 - Posts belong to their authors on this server: creating, changing and deleting a post needs a bearer token, only a post's author may change or delete it, a draft is visible to its author only (to anyone else it is 404), and \`GET /me/posts\` lists the caller's own posts, drafts included. A request that sends \`Authorization\` is checked by the \`GET /me\` rules on every post operation, reads included.`,
     postsTag: 'Blog posts, each owned by its author: writing needs a token, and drafts are visible to their author only.',
-    extraPaths: ownPostsPaths,
   },
 };
 
@@ -41,12 +40,7 @@ export function createOpenApiDocument(postsAccess: PostAccessMode = 'open'): Ope
       { name: 'Posts', description: BY_MODE[postsAccess].postsTag },
       { name: 'Operations', description: 'For load balancers and monitoring.' },
     ],
-    paths: {
-      ...accountsPaths(),
-      ...postsPaths(postsAccess),
-      ...BY_MODE[postsAccess].extraPaths(),
-      ...healthPaths(),
-    },
+    paths: openApiPaths([...accountRoutes.routes, ...postRoutes.routes, ...healthRoutes.routes], postsAccess),
     components: {
       schemas: componentSchemas(postsAccess),
       securitySchemes: {

@@ -1,8 +1,10 @@
+// Loaded with the routes, which write their operations with these helpers: so nothing here
+// imports the converter (it loads on the first GET /openapi.json); routes get it through their
+// operation's context (routes/route-table.ts).
 import { domainErrorMessages, isDomainError, parseInput, type DomainErrorCode, type ValidationIssue } from '@inkwell/domain';
 import { httpFailures, type HttpFailure } from '../http-errors.js';
-import { ref } from './components.js';
 import type { AnySchema, JsonSchema } from './converter.js';
-import type { OpenApiExample, OpenApiHeader, OpenApiMediaType, OpenApiOperation, OpenApiResponse } from './types.js';
+import type { OpenApiExample, OpenApiHeader, OpenApiMediaType, OpenApiResponse } from './types.js';
 
 /** A failure a response documents: one of the domain's codes or one of HTTP's own. */
 export type Failure = DomainErrorCode | HttpFailure;
@@ -19,6 +21,9 @@ function messageOf(failure: Failure): string {
 function errorExample(failure: Failure): [string, OpenApiExample] {
   return [failure, { summary: messageOf(failure), value: { error: messageOf(failure) } }];
 }
+
+/** A reference to one of the document's components (openapi/components.ts). */
+export const ref = (component: string): JsonSchema => ({ $ref: `#/components/schemas/${component}` });
 
 /** The challenge every 401 carries (RFC 9110 §15.5.2, RFC 6750 §3.1). */
 export const wwwAuthenticate: Readonly<Record<string, OpenApiHeader>> = {
@@ -79,11 +84,6 @@ function issuesOf(schema: AnySchema, invalidSample: unknown): readonly Validatio
     throw error;
   }
   throw new Error(`openapi: the invalid sample ${JSON.stringify(invalidSample)} passes validation`);
-}
-
-/** A required JSON request body of the named component, with an example. */
-export function jsonBody(component: string, example: unknown): NonNullable<OpenApiOperation['requestBody']> {
-  return { required: true, content: { 'application/json': { schema: ref(component), example } } };
 }
 
 /** What every operation that reads a body can also answer. */

@@ -1,4 +1,5 @@
-import type { JsonSchema } from './converter.js';
+import type { PostAccessMode } from '@inkwell/domain';
+import type { AnySchema, JsonSchema } from './converter.js';
 
 /** The version in `info.version`: the adapter package's own (a test keeps them equal). */
 export const API_VERSION = '0.1.0';
@@ -62,3 +63,12 @@ export interface OpenApiDocument {
   };
 }
 
+
+/** What a route's operation is written with (routes/route-table.ts): the mode it documents, and the converter. */
+export interface OperationContext {
+  readonly mode: PostAccessMode;
+  /** `schema` as a JSON Schema of the document, referring to its components. */
+  readonly schema: (schema: AnySchema) => JsonSchema;
+  /** The route's 400: what its declared body or query schema reports for `invalidSample`. */
+  readonly badRequest: (invalidSample: unknown) => OpenApiResponse;
+}

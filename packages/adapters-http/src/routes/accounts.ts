@@ -1,4 +1,10 @@
 import {
+  ChangePasswordSchema,
+  DeleteAccountSchema,
+  LogInSchema,
+  LogOutSchema,
+  SignUpSchema,
+  UpdateAccountSchema,
   changePassword,
   currentUser,
   deleteAccount,
@@ -10,13 +16,54 @@ import {
   signUp,
   updateAccount,
 } from '@inkwell/domain';
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import type { HttpDeps } from '../http-deps.js';
-import { readJsonObject, readOptionalJsonObject } from '../request/json-body.js';
-import { emptyResponse, jsonResponse } from '../response/json-response.js';
-import { noStore } from '../response/no-store.js';
 import { clientAddressResolver } from '../node/client-address.js';
+import {
+  bearerOperation,
+  bodyFailures,
+  errorResponse,
+  hashingServerFailures,
+  json,
+  publicOperation,
+  ref,
+  serverFailures,
+  tokenRequired,
+  unauthorized,
+  withNoStore,
+  wwwAuthenticate,
+} from '../openapi/responses.js';
+import { SessionListSchema, UserEnvelopeSchema } from '../openapi/response-schemas.js';
+import type { OpenApiResponse } from '../openapi/types.js';
 import { credentialsOf } from '../request/credentials.js';
+import { readJsonObject, readOptionalJsonObject } from '../request/json-body.js';
+import { noStore } from '../response/no-store.js';
+import { lazyBody } from './lazy-body.js';
+import { RouteTable, type OperationDocs } from './route-table.js';
+
+/** How a client's address is read, behind a trusted proxy and without one: built once, shared by every app. */
+const clientAddress = { trusted: clientAddressResolver(true), untrusted: clientAddressResolver(false) };
+
+/** The client of a request as the per-address limits count it. */
+function clientOf(c: Context, deps: HttpDeps): { clientAddress: string | undefined } {
+  return { clientAddress: (deps.trustProxy ? clientAddress.trusted : clientAddress.untrusted)(c) };
+}
+
+const aliceSignUp = { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery staple' };
+const newPassword = 'a brand new passphrase';
+
+const noContent = (description: string): OpenApiResponse => ({ description });
+
+/** The 403 of a change that needs the current password. */
+const wrongPassword = errorResponse(
+  'The current password is wrong. Nothing changes, and it counts as a failed login of the account\'s e-mail (past the login limits: 429).',
+  ['CurrentPasswordIncorrect'],
+);
+
+/** An operation of the signed-in account on itself, in the Accounts tag and needing a token. */
+function ownOperation(operation: Omit<OperationDocs, 'tags' | 'security'>): OperationDocs {
+  return { tags: ['Accounts'], ...bearerOperation, ...operation };
+}
 
 /**
  * Signup, login, the current user, and the account's sessions and own changes (docs/api.md,
@@ -24,31 +71,218 @@ import { credentialsOf } from '../request/credentials.js';
  * route hands its use case the credentials the request presented and, where there is one, a body read only once the
  * credentials have passed.
  */
-export function accountsRoutes(deps: HttpDeps) {
-  const clientAddress = clientAddressResolver(deps.trustProxy ?? false);
-  const client = (c: Context) => ({ clientAddress: clientAddress(c) });
-  const body = (c: Context) => () => readJsonObject(c, deps.maxBodyBytes);
-  return new Hono()
-    // `/me/*` is `/me` and every path under it (Hono's wildcard matches the empty rest too).
-    .use('/auth/*', noStore)
-    .use('/me/*', noStore)
-    .post('/auth/signup', async (c) => jsonResponse(c, await signUp(deps, await readJsonObject(c, deps.maxBodyBytes), client(c)), 201))
-    .post('/auth/login', async (c) => jsonResponse(c, await logIn(deps, await readJsonObject(c, deps.maxBodyBytes), client(c)), 200))
-    .post('/auth/logout', async (c) => {
+export const accountRoutes = RouteTable.empty()
+  // `/me/*` is `/me` and every path under it (Hono's wildcard matches the empty rest too).
+  .use('/auth/*', noStore)
+  .use('/me/*', noStore)
+  .add({
+    method: 'post',
+    path: '/auth/signup',
+    body: { schema: SignUpSchema, example: aliceSignUp },
+    operation: ({ badRequest }) => ({
+      operationId: 'signUp',
+      summary: 'Create an account',
+      description:
+        'Creates an account and answers a token for it. The e-mail is trimmed and lower-cased before it is validated and stored; each e-mail can sign up once.',
+      tags: ['Accounts'],
+      ...publicOperation,
+      responses: withNoStore({
+        '201': json('Account created with its first session; the token is of that session.', ref('SignedIn')),
+        '400': badRequest({ email: 'not-an-email', name: '', password: 'short' }),
+        '409': errorResponse('An account with that e-mail exists.', ['EmailAlreadyInUse']),
+        ...bodyFailures,
+        ...hashingServerFailures,
+      }),
+    }),
+    handler: (deps) => async (c) =>
+      c.json(await signUp(deps, await readJsonObject(c, deps.maxBodyBytes), clientOf(c, deps)), 201),
+  })
+  .add({
+    method: 'post',
+    path: '/auth/login',
+    body: { schema: LogInSchema, example: { email: aliceSignUp.email, password: aliceSignUp.password } },
+    operation: ({ badRequest }) => ({
+      operationId: 'logIn',
+      summary: 'Log in',
+      description:
+        'Exchanges e-mail and password for a token. An unknown e-mail and a wrong password get the same answer, in the same time.',
+      tags: ['Accounts'],
+      ...publicOperation,
+      responses: withNoStore({
+        '200': json('Logged in: a new session, and a token of it.', ref('SignedIn')),
+        '400': badRequest({ email: 'not-an-email', password: '' }),
+        '401': errorResponse('Unknown e-mail or wrong password.', ['InvalidCredentials'], wwwAuthenticate),
+        ...bodyFailures,
+        ...hashingServerFailures,
+      }),
+    }),
+    handler: (deps) => async (c) =>
+      c.json(await logIn(deps, await readJsonObject(c, deps.maxBodyBytes), clientOf(c, deps)), 200),
+  })
+  .add({
+    method: 'post',
+    path: '/auth/logout',
+    body: { schema: LogOutSchema, example: { scope: 'others' }, required: false },
+    operation: ({ badRequest }) =>
+      ownOperation({
+        operationId: 'logOut',
+        summary: 'Log out',
+        description:
+          "Ends the caller's session (`current`, the default, also when no body is sent), every other session of the account (`others`), or all of them (`all`); `others` and `all` also end tokens issued without a session. From the answer on, no server accepts a token of an ended session. The body is read only after the token passed.",
+        responses: withNoStore({
+          '204': noContent('The sessions ended.'),
+          '400': badRequest({ scope: 'everywhere' }),
+          '401': tokenRequired,
+          ...bodyFailures,
+          ...serverFailures,
+        }),
+      }),
+    handler: (deps) => async (c) => {
       await logOut(deps, credentialsOf(c), () => readOptionalJsonObject(c, deps.maxBodyBytes));
-      return emptyResponse(c, 204);
-    })
-    .post('/auth/refresh', async (c) => jsonResponse(c, await refreshSession(deps, credentialsOf(c)), 200))
-    .post('/auth/password', async (c) => jsonResponse(c, { user: await changePassword(deps, credentialsOf(c), body(c), client(c)) }, 200))
-    .get('/me', async (c) => jsonResponse(c, { user: await currentUser(deps, credentialsOf(c)) }, 200))
-    .patch('/me', async (c) => jsonResponse(c, { user: await updateAccount(deps, credentialsOf(c), body(c), client(c)) }, 200))
-    .delete('/me', async (c) => {
-      await deleteAccount(deps, credentialsOf(c), body(c), client(c));
-      return emptyResponse(c, 204);
-    })
-    .get('/me/sessions', async (c) => jsonResponse(c, { sessions: await listSessions(deps, credentialsOf(c)) }, 200))
-    .delete('/me/sessions/:id', async (c) => {
+      return c.body(null, 204);
+    },
+  })
+  .add({
+    method: 'post',
+    path: '/auth/refresh',
+    operation: () =>
+      ownOperation({
+        operationId: 'refreshSession',
+        summary: 'Refresh the session',
+        description:
+          "A new 7-day token of the caller's session. The session then lives until that token expires, but never past 30 days after its login (`SESSION_MAX_AGE_DAYS`); past that, 401. Older tokens of the session keep working until their own expiry or the session's end. A token issued without a session starts one, aged from that token's issue.",
+        responses: withNoStore({
+          '200': json('The new token and the account.', ref('SignedIn')),
+          '401': tokenRequired,
+          ...serverFailures,
+        }),
+      }),
+    handler: (deps) => async (c) => c.json(await refreshSession(deps, credentialsOf(c)), 200),
+  })
+  .add({
+    method: 'post',
+    path: '/auth/password',
+    body: { schema: ChangePasswordSchema, example: { currentPassword: aliceSignUp.password, newPassword } },
+    operation: ({ badRequest, schema }) =>
+      ownOperation({
+        operationId: 'changePassword',
+        summary: 'Change the password',
+        description:
+          "Needs the current password. Every other session of the account ends (tokens issued without a session too); the caller's continues, and only the new password logs in from then on.",
+        responses: withNoStore({
+          '200': json('The password changed.', schema(UserEnvelopeSchema)),
+          '400': badRequest({ currentPassword: '', newPassword: 'short' }),
+          '401': tokenRequired,
+          '403': wrongPassword,
+          ...bodyFailures,
+          ...hashingServerFailures,
+        }),
+      }),
+    handler: (deps) => async (c) =>
+      c.json({ user: await changePassword(deps, credentialsOf(c), lazyBody(c, deps), clientOf(c, deps)) }, 200),
+  })
+  .add({
+    method: 'get',
+    path: '/me',
+    operation: ({ schema }) => ({
+      operationId: 'getMe',
+      summary: 'The current user',
+      description: 'The account that owns the bearer token.',
+      tags: ['Accounts'],
+      ...bearerOperation,
+      responses: withNoStore({
+        '200': json('The account behind the token.', schema(UserEnvelopeSchema)),
+        '401': unauthorized('No `Bearer` credentials, a token that fails verification or whose session ended, or a deleted account.'),
+        ...serverFailures,
+      }),
+    }),
+    handler: (deps) => async (c) => c.json({ user: await currentUser(deps, credentialsOf(c)) }, 200),
+  })
+  .add({
+    method: 'patch',
+    path: '/me',
+    body: {
+      schema: UpdateAccountSchema,
+      example: { name: 'Alice A.', email: 'alice.a@example.com', currentPassword: aliceSignUp.password },
+    },
+    operation: ({ badRequest, schema }) =>
+      ownOperation({
+        operationId: 'updateMe',
+        summary: 'Change the name or e-mail',
+        description:
+          'Changes `name` (signup rules) and `email` (trimmed and lower-cased; a new e-mail needs `currentPassword`). `{}` is valid. Sessions are not affected.',
+        responses: withNoStore({
+          '200': json('The account as changed.', schema(UserEnvelopeSchema)),
+          '400': badRequest({ name: '', email: 'alice.a@example.com' }),
+          '401': tokenRequired,
+          '403': wrongPassword,
+          '409': errorResponse('Another account has that e-mail.', ['EmailAlreadyInUse']),
+          ...bodyFailures,
+          ...hashingServerFailures,
+        }),
+      }),
+    handler: (deps) => async (c) =>
+      c.json({ user: await updateAccount(deps, credentialsOf(c), lazyBody(c, deps), clientOf(c, deps)) }, 200),
+  })
+  .add({
+    method: 'delete',
+    path: '/me',
+    body: { schema: DeleteAccountSchema, example: { currentPassword: aliceSignUp.password } },
+    operation: ({ badRequest }) =>
+      ownOperation({
+        operationId: 'deleteMe',
+        summary: 'Delete the account',
+        description:
+          "Needs the current password. Deletes the account, every session of it and every post whose `authorId` is its id; its tokens then answer 401 `User no longer exists`, and its e-mail can sign up again. If the server fails midway (500 or 503), the account is either still there, with its tokens working, and the same request can be sent again, or gone.",
+        responses: withNoStore({
+          '204': noContent('The account and its posts are deleted.'),
+          '400': badRequest({}),
+          '401': tokenRequired,
+          '403': wrongPassword,
+          ...bodyFailures,
+          ...hashingServerFailures,
+        }),
+      }),
+    handler: (deps) => async (c) => {
+      await deleteAccount(deps, credentialsOf(c), lazyBody(c, deps), clientOf(c, deps));
+      return c.body(null, 204);
+    },
+  })
+  .add({
+    method: 'get',
+    path: '/me/sessions',
+    operation: ({ schema }) =>
+      ownOperation({
+        operationId: 'listSessions',
+        summary: 'List the sessions',
+        description: "The account's live sessions, newest first; `current` marks the caller's own. Ids and times only, never a token.",
+        responses: withNoStore({
+          '200': json('The live sessions.', schema(SessionListSchema)),
+          '401': tokenRequired,
+          ...serverFailures,
+        }),
+      }),
+    handler: (deps) => async (c) => c.json({ sessions: await listSessions(deps, credentialsOf(c)) }, 200),
+  })
+  .add({
+    method: 'delete',
+    path: '/me/sessions/:id',
+    operation: () =>
+      ownOperation({
+        operationId: 'endSession',
+        summary: 'End a session',
+        description:
+          "Ends one live session of the caller's account (the caller's own included); its tokens are refused from then on, by every server.",
+        parameters: [{ name: 'id', in: 'path', required: true, description: 'A session id from `GET /me/sessions`.', schema: { type: 'string' } }],
+        responses: withNoStore({
+          '204': noContent('The session ended.'),
+          '401': tokenRequired,
+          '404': errorResponse("No live session of the caller's account has that id (another account's included); nothing ended.", ['SessionNotFound']),
+          ...serverFailures,
+        }),
+      }),
+    handler: (deps) => async (c) => {
       await endSession(deps, credentialsOf(c), c.req.param('id'));
-      return emptyResponse(c, 204);
-    });
-}
+      return c.body(null, 204);
+    },
+  });

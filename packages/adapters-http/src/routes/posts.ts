@@ -1,35 +1,275 @@
-import { createPost, deletePost, getPost, listOwnPosts, listPublishedPosts, updatePost } from '@inkwell/domain';
-import { Hono, type Context } from 'hono';
-import type { HttpDeps } from '../http-deps.js';
+import {
+  ListPostsQuerySchema,
+  UpdatePostSchema,
+  createPost,
+  deletePost,
+  getPost,
+  listOwnPosts,
+  listPublishedPosts,
+  postAccessPolicy,
+  updatePost,
+  type PostAccessMode,
+} from '@inkwell/domain';
+import {
+  bearerOperation,
+  bodyFailures,
+  errorResponse,
+  json,
+  optionalBearerOperation,
+  publicOperation,
+  ref,
+  sentTokenRefused,
+  serverFailures,
+  tokenRequired,
+  withNoStore,
+} from '../openapi/responses.js';
+import { PostEnvelopeSchema } from '../openapi/response-schemas.js';
+import type { OpenApiOperation, OpenApiParameter, OpenApiResponse } from '../openapi/types.js';
 import { credentialsOf } from '../request/credentials.js';
-import { readJsonObject } from '../request/json-body.js';
 import { queryValues } from '../request/query-values.js';
-import { emptyResponse, jsonResponse } from '../response/json-response.js';
+import { lazyBody } from './lazy-body.js';
+import { RouteTable, type QueryDeclaration } from './route-table.js';
+
+/** The query of a paged list of posts (`GET /posts`, `GET /me/posts`). */
+const listQuery = {
+  schema: ListPostsQuerySchema,
+  descriptions: { page: 'The page to return, from 1.', perPage: 'Posts per page.' },
+} as const satisfies QueryDeclaration;
+
+/** What the domain reports for a page of 0 and too many per page, for the 400 of a paged list. */
+const invalidListQuery = { page: '0', perPage: '101' };
+
+const postNotFound = errorResponse('No post has that id.', ['PostNotFound']);
+
+const postId: OpenApiParameter = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The post id. Any string is accepted; one that names no post is 404.',
+  schema: { type: 'string' },
+};
+
+const LIST_DESCRIPTION =
+  'Published posts, newest first (then by id, so pages are stable). A page past the last one is empty, with the requested page echoed.';
+
+/** A `POST /posts` body that breaks several rules at once, for the 400 example (what it reports depends on the mode). */
+const invalidNewPost = { title: '', body: 'First post', published: 'yes' };
 
 /**
- * The five post endpoints (docs/api.md, Posts). Who may do what is the domain's access policy:
+ * What an access mode changes in the post operations: who may call them (`security`), the
+ * answers that come with it, and the descriptions that say so. `open` documents the contract
+ * as written; `owner` adds tokens, the 401 and 403 answers, and the author-only rules.
+ */
+interface PostsAccessDocs {
+  /** `security` of `GET /posts` and `GET /posts/{id}`. */
+  readonly read: Pick<OpenApiOperation, 'security'>;
+  /** `security` of creating, changing and deleting a post. */
+  readonly write: Pick<OpenApiOperation, 'security'>;
+  /** The failures a read can add (a token that was sent and fails). */
+  readonly readFailures: Readonly<Record<string, OpenApiResponse>>;
+  /** The failures a write can add (no token or a failing one). */
+  readonly writeFailures: Readonly<Record<string, OpenApiResponse>>;
+  /** The failures of changing or deleting a post that is someone else's. */
+  readonly changeFailures: Readonly<Record<string, OpenApiResponse>>;
+  /** The 404 of reading, changing and deleting one post. */
+  readonly notFound: OpenApiResponse;
+  /** `POST /posts`: what it says, the example body, and the failures particular to it besides the 400. */
+  readonly create: {
+    readonly description: string;
+    readonly example: unknown;
+    readonly failures: Readonly<Record<string, OpenApiResponse>>;
+  };
+  readonly descriptions: { readonly list: string; readonly get: string; readonly update: string; readonly delete: string };
+}
+
+const openAccess: PostsAccessDocs = {
+  read: publicOperation,
+  write: publicOperation,
+  readFailures: {},
+  writeFailures: {},
+  changeFailures: {},
+  notFound: postNotFound,
+  create: {
+    description: 'Stores a new post; the id and both times are assigned by the service.',
+    example: { title: 'Hello', body: 'First post', authorId: 'alice', published: true },
+    failures: {},
+  },
+  descriptions: {
+    list: LIST_DESCRIPTION,
+    get: 'One post by id, published or not.',
+    update:
+      'Applies `title`, `body` and `published` when present. `authorId` is validated but never changes. A missing post is 404 before the body is read; `{}` is valid and still saves.',
+    delete: 'Deletes the post.',
+  },
+};
+
+const TOKEN_CHECKED = 'No token is needed, but one that is sent is checked by the `GET /me` rules (401 when it fails).';
+const AUTHOR_ONLY =
+  "Only the post's author may do this, with their token: without one it is 401; a missing post or another user's draft is 404 (a draft exists for its author only); another user's published post is 403.";
+
+const ownerAccess: PostsAccessDocs = {
+  read: optionalBearerOperation,
+  write: bearerOperation,
+  readFailures: { '401': sentTokenRefused },
+  writeFailures: { '401': tokenRequired },
+  changeFailures: {
+    '403': errorResponse("The post is published and someone else's: only its author may change or delete it.", ['NotTheAuthor']),
+  },
+  notFound: errorResponse("No post has that id, or it is another user's draft (a draft exists for its author only).", ['PostNotFound']),
+  create: {
+    description:
+      "Stores a new post by the caller; the id and both times are assigned by the service. Needs a token, checked before the body is read. `authorId` may be left out: the post is stored under the caller's user id, and an `authorId` naming anyone else is 403.",
+    example: { title: 'Hello', body: 'First post', published: true },
+    failures: { '403': errorResponse("`authorId` is sent and is not the caller's own user id.", ['AuthorIdNotYours']) },
+  },
+  descriptions: {
+    list: `${LIST_DESCRIPTION} The list is the same for everyone: drafts are never in it (an author finds theirs at \`GET /me/posts\`). ${TOKEN_CHECKED}`,
+    get: `One post by id. A published post is readable by anyone; a draft by its author only, with their token: to anyone else it is 404, exactly like a missing post. ${TOKEN_CHECKED}`,
+    update: `Applies \`title\`, \`body\` and \`published\` when present. \`authorId\` is validated but never changes. ${AUTHOR_ONLY} All of that is settled before the body is read; \`{}\` is valid and still saves.`,
+    delete: `Deletes the post. ${AUTHOR_ONLY}`,
+  },
+};
+
+/** The post operations' documentation as each access mode has them. */
+const postsDocs: Record<PostAccessMode, PostsAccessDocs> = { open: openAccess, owner: ownerAccess };
+
+/**
+ * The post endpoints (docs/api.md, Posts). Who may do what is the domain's access policy:
  * each route hands its use case the credentials the request presented (checked only if the
  * policy asks) and, where there is one, a body read only once the rules before it have passed.
  */
-export function postsRoutes(deps: HttpDeps) {
-  const body = (c: Context) => () => readJsonObject(c, deps.maxBodyBytes);
-  return new Hono()
-    .get('/posts', async (c) => jsonResponse(c, await listPublishedPosts(deps, queryValues(c), credentialsOf(c)), 200))
-    .post('/posts', async (c) => jsonResponse(c, { post: await createPost(deps, body(c), credentialsOf(c)) }, 201))
-    .get('/posts/:id', async (c) => jsonResponse(c, { post: await getPost(deps, c.req.param('id'), credentialsOf(c)) }, 200))
-    .patch('/posts/:id', async (c) =>
-      jsonResponse(c, { post: await updatePost(deps, c.req.param('id'), body(c), credentialsOf(c)) }, 200),
-    )
-    .delete('/posts/:id', async (c) => {
+export const postRoutes = RouteTable.empty()
+  .add({
+    method: 'get',
+    path: '/posts',
+    query: listQuery,
+    operation: ({ mode, badRequest }) => ({
+      operationId: 'listPosts',
+      summary: 'List published posts',
+      description: postsDocs[mode].descriptions.list,
+      tags: ['Posts'],
+      ...postsDocs[mode].read,
+      responses: {
+        '200': json('One page of published posts.', ref('PostPage')),
+        '400': badRequest(invalidListQuery),
+        ...postsDocs[mode].readFailures,
+        ...serverFailures,
+      },
+    }),
+    handler: (deps) => async (c) => c.json(await listPublishedPosts(deps, queryValues(c), credentialsOf(c)), 200),
+  })
+  .add({
+    method: 'post',
+    path: '/posts',
+    // Where posts have owners, `authorId` may be left out: the body is the access policy's.
+    body: (mode: PostAccessMode) => ({ schema: postAccessPolicy(mode).newPostSchema, example: postsDocs[mode].create.example }),
+    operation: ({ mode, badRequest, schema }) => ({
+      operationId: 'createPost',
+      summary: 'Create a post',
+      description: postsDocs[mode].create.description,
+      tags: ['Posts'],
+      ...postsDocs[mode].write,
+      responses: {
+        '201': json('The stored post.', schema(PostEnvelopeSchema)),
+        '400': badRequest(invalidNewPost),
+        ...postsDocs[mode].create.failures,
+        ...postsDocs[mode].writeFailures,
+        ...bodyFailures,
+        ...serverFailures,
+      },
+    }),
+    handler: (deps) => async (c) => c.json({ post: await createPost(deps, lazyBody(c, deps), credentialsOf(c)) }, 201),
+  })
+  .add({
+    method: 'get',
+    path: '/posts/:id',
+    operation: ({ mode, schema }) => ({
+      operationId: 'getPost',
+      summary: 'Read a post',
+      description: postsDocs[mode].descriptions.get,
+      tags: ['Posts'],
+      ...postsDocs[mode].read,
+      parameters: [postId],
+      responses: {
+        '200': json('The post.', schema(PostEnvelopeSchema)),
+        '404': postsDocs[mode].notFound,
+        ...postsDocs[mode].readFailures,
+        ...serverFailures,
+      },
+    }),
+    handler: (deps) => async (c) => c.json({ post: await getPost(deps, c.req.param('id'), credentialsOf(c)) }, 200),
+  })
+  .add({
+    method: 'patch',
+    path: '/posts/:id',
+    body: { schema: UpdatePostSchema, example: { title: 'Hello again' } },
+    operation: ({ mode, badRequest, schema }) => ({
+      operationId: 'updatePost',
+      summary: 'Change a post',
+      description: postsDocs[mode].descriptions.update,
+      tags: ['Posts'],
+      ...postsDocs[mode].write,
+      parameters: [postId],
+      responses: {
+        '200': json('The saved post.', schema(PostEnvelopeSchema)),
+        '400': badRequest({ title: '', published: 'true' }),
+        '404': postsDocs[mode].notFound,
+        ...postsDocs[mode].writeFailures,
+        ...postsDocs[mode].changeFailures,
+        ...bodyFailures,
+        ...serverFailures,
+      },
+    }),
+    handler: (deps) => async (c) =>
+      c.json({ post: await updatePost(deps, c.req.param('id'), lazyBody(c, deps), credentialsOf(c)) }, 200),
+  })
+  .add({
+    method: 'delete',
+    path: '/posts/:id',
+    operation: ({ mode }) => ({
+      operationId: 'deletePost',
+      summary: 'Delete a post',
+      description: postsDocs[mode].descriptions.delete,
+      tags: ['Posts'],
+      ...postsDocs[mode].write,
+      parameters: [postId],
+      responses: {
+        '204': { description: 'Deleted. No body and no content type.' },
+        '404': postsDocs[mode].notFound,
+        ...postsDocs[mode].writeFailures,
+        ...postsDocs[mode].changeFailures,
+        ...serverFailures,
+      },
+    }),
+    handler: (deps) => async (c) => {
       await deletePost(deps, c.req.param('id'), credentialsOf(c));
-      return emptyResponse(c, 204);
-    });
-}
-
-/**
- * `GET /me/posts`: the caller's own posts, drafts included. Only where posts have owners. Like
- * every answer under `/me`, it says `Cache-Control: no-store` (accounts.ts).
- */
-export function ownPostsRoutes(deps: HttpDeps) {
-  return new Hono().get('/me/posts', async (c) => jsonResponse(c, await listOwnPosts(deps, queryValues(c), credentialsOf(c)), 200));
-}
+      return c.body(null, 204);
+    },
+  })
+  // The caller's own posts, drafts included: only where posts have owners. Tagged Posts, not
+  // Accounts: it answers a page of posts, with the query and the shape of `GET /posts`. Like
+  // every answer under `/me`, it says `Cache-Control: no-store` (accounts.ts).
+  .add({
+    method: 'get',
+    path: '/me/posts',
+    servedWhen: (access) => access.postsHaveOwners,
+    query: listQuery,
+    operation: ({ badRequest }) => ({
+      operationId: 'listOwnPosts',
+      summary: 'List your own posts',
+      description:
+        "The caller's own posts, drafts included, newest first (then by id, so pages are stable), with the query rules and the answer shape of `GET /posts`. A page past the last one is empty, with the requested page echoed. Needs a token.",
+      tags: ['Posts'],
+      ...bearerOperation,
+      responses: withNoStore(
+        {
+          '200': json("One page of the caller's posts, published or not.", ref('PostPage')),
+          '400': badRequest(invalidListQuery),
+          '401': tokenRequired,
+          ...serverFailures,
+        },
+        "the answer carries the caller's own posts, drafts included",
+      ),
+    }),
+    handler: (deps) => async (c) => c.json(await listOwnPosts(deps, queryValues(c), credentialsOf(c)), 200),
+  });

@@ -1,0 +1,50 @@
+import { postAccessPolicy, type PostAccessMode } from '@inkwell/domain';
+import type { BodyDeclaration, RouteDocs } from '../routes/route-table.js';
+import { componentOf, converter } from './components.js';
+import { badRequest, ref } from './responses.js';
+import type { HttpMethod, OpenApiOperation, OpenApiParameter, OpenApiPaths } from './types.js';
+
+/** Hono's `/posts/:id` as OpenAPI writes it: `/posts/{id}`. */
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+/** The operation of `route` in `mode`: what it writes, with its request body and query parameters from its declaration. */
+function operationOf(route: RouteDocs, mode: PostAccessMode): OpenApiOperation {
+  const body: BodyDeclaration | undefined = typeof route.body === 'function' ? route.body(mode) : route.body;
+  const query = route.query;
+  const { parameters: written, responses, ...head } = route.operation({
+    mode,
+    schema: (schema) => converter.toSchema(schema),
+    badRequest: (invalidSample) => {
+      const schema = body?.schema ?? query?.schema;
+      if (!schema) throw new Error(`openapi: ${route.method} ${route.path} declares no body or query to answer 400 for`);
+      return badRequest(schema, invalidSample, body !== undefined);
+    },
+  });
+  const parameters =
+    written ??
+    (query &&
+      converter.queryParameters(query.schema).map((parameter): OpenApiParameter => ({ ...parameter, description: query.descriptions[parameter.name] })));
+  // In the document's key order: what the route writes, then parameters, requestBody, responses.
+  return {
+    ...head,
+    ...(parameters && { parameters }),
+    ...(body && {
+      requestBody: {
+        required: body.required ?? true,
+        content: { 'application/json': { schema: ref(componentOf(body.schema)), example: body.example } },
+      },
+    }),
+    responses,
+  };
+}
+
+/** The document's paths: every route that exists in `mode`, by path in the order the routes are declared. */
+export function openApiPaths(routes: readonly RouteDocs[], mode: PostAccessMode): OpenApiPaths {
+  const access = postAccessPolicy(mode);
+  const paths: Record<string, Partial<Record<HttpMethod, OpenApiOperation>>> = {};
+  for (const route of routes) {
+    if (route.servedWhen && !route.servedWhen(access)) continue;
+    (paths[openApiPath(route.path)] ??= {})[route.method] = operationOf(route, mode);
+  }
+  return paths;
+}
