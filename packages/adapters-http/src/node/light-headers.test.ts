@@ -106,6 +106,49 @@ describe('LightHeaders behaves as Node’s Headers', () => {
     expect(() => headers.set('X-Custom', 'b\nad')).toThrow(TypeError);
   });
 
+  it('keeps the contract for names seen after the first few dozen, which it finds by scanning', () => {
+    // Spellings and names enough to use up the presence bits, then the same operations as above.
+    const many = Array.from({ length: 40 }, (_, i) => `X-Many-${i}`);
+    const { native, light } = both((h) => {
+      for (const name of many) h.set(name, name);
+      h.append('x-many-39', 'again');
+      h.delete('X-MANY-38');
+      h.set('x-many-37', 'replaced');
+    });
+    expect(light).toStrictEqual(native);
+    const late = new LightHeaders();
+    late.set('X-Late-Name', 'one');
+    expect([late.has('x-late-name'), late.get('X-LATE-NAME'), late.has('x-other-late-name')]).toStrictEqual([true, 'one', false]);
+    late.delete('x-late-name');
+    expect(late.has('X-Late-Name')).toBe(false);
+  });
+
+  it('knows a name set under one spelling by every other, after a copy and a delete too', () => {
+    const headers = new LightHeaders();
+    headers.set('Content-Type', 'text/plain');
+    const copy = new LightHeaders(headers);
+    headers.delete('CONTENT-TYPE');
+    expect([headers.has('content-type'), headers.get('Content-type')]).toStrictEqual([false, null]);
+    expect([copy.has('content-type'), copy.get('CONTENT-TYPE')]).toStrictEqual([true, 'text/plain']);
+    headers.append('content-TYPE', 'text/html');
+    expect(headers.get('Content-Type')).toBe('text/html');
+  });
+
+  it('lists the headers for writeHead in the order they were first set, repeated ones joined but cookies', () => {
+    const headers = new LightHeaders();
+    headers.set('X-First', '1');
+    headers.append('Vary', 'Accept');
+    headers.append('Set-Cookie', 'a=1');
+    headers.set('Content-Type', 'application/json');
+    headers.append('vary', 'Origin');
+    headers.append('set-cookie', 'b=2');
+    expect(LightHeaders.rawList(headers)).toStrictEqual([
+      'x-first', '1', 'vary', 'Accept, Origin', 'set-cookie', 'a=1', 'content-type', 'application/json', 'set-cookie', 'b=2',
+    ]);
+    const plain = new LightHeaders({ B: '2', A: '1' });
+    expect(LightHeaders.rawList(plain)).toStrictEqual(['b', '2', 'a', '1']);
+  });
+
   it('passes instanceof checks against Node’s Headers, and says it is Headers', () => {
     const headers = new LightHeaders();
     expect(headers).toBeInstanceOf(NativeHeaders);

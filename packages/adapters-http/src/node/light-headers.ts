@@ -1,12 +1,14 @@
 // Why a Headers of our own: Hono keeps a response's headers in a WHATWG `Headers` from the first
-// `c.header()`, and its middleware (`secureHeaders`, `requestId`, `cors`) sets theirs there too.
+// `c.header()`, and its middleware (`secureHeaders`, `requestId`, `cors`) set theirs there too.
 // Node's built-in `Headers` (undici) validates every name and value through WebIDL conversions,
-// lower-cases names into new strings, keeps a sorted copy it rebuilds after each change, and is
-// then copied once more, entry by entry, for `writeHead`. Measured on `GET /posts/:id`, Hono's
-// standard `secureHeaders` alone cost more instructions than the rest of the request. This class
-// keeps the same contract in two small arrays, with lower-cased names and valid values
-// remembered, and `installLightHeaders` puts it where Hono and @hono/node-server look it up,
-// as @hono/node-server already does with its light `Request` and `Response`.
+// lower-cases names into new strings and keeps a sorted copy it rebuilds after each change;
+// measured on `GET /posts/:id`, Hono's standard `secureHeaders` alone cost more instructions than
+// the rest of the request. This class keeps the same contract on two small arrays, remembers the
+// lower-case spelling and the last valid value of each name it has seen, and keeps the headers in
+// the order they were set, which is all Node's `writeHead` needs (`rawHeaderList`): the WHATWG
+// sorted view is built only when someone iterates. `installLightHeaders` puts it where Hono and
+// @hono/node-server look it up, as @hono/node-server already does with its light `Request` and
+// `Response`.
 
 /** `Headers` as Node provides it, kept for `instanceof` checks made against it. */
 const NativeHeaders: typeof Headers = globalThis.Headers;
@@ -24,41 +26,74 @@ const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const OUTER_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 
 /**
+ * What is remembered of a header name as it was spelled: its lower-case form, that form's bit in
+ * a `LightHeaders`'s presence mask (-1 past the first 31 lower-case names seen), and the last
+ * valid value set under it.
+ */
+interface KnownName {
+  readonly lower: string;
+  readonly bit: number;
+  value: string | undefined;
+}
+
+/**
  * Spellings remembered (short ones only: a client can send any name), past which names are
  * checked and lower-cased on every use.
  */
 const MAX_REMEMBERED_NAMES = 1024;
 const MAX_REMEMBERED_LENGTH = 64;
-const lowerCaseNames = new Map<string, string>();
+const MAX_REMEMBERED_VALUE_LENGTH = 128;
+const knownNames = new Map<string, KnownName>();
 
-function headerName(name: string): string {
-  const known = lowerCaseNames.get(name);
+/** The presence bit of each lower-case name that has one: the first 31 remembered, which are those every answer sets. */
+const MASK_BITS = 31;
+const bitOfLowerCaseName = new Map<string, number>();
+
+/** The name's entry, or an unremembered one for a name past the bounds. Throws for a name that is no token. */
+function knownName(name: string): KnownName {
+  const known = knownNames.get(name);
   if (known !== undefined) return known;
   const text = String(name);
   if (!FIELD_NAME.test(text)) throw new TypeError(`Invalid header name: "${text}"`);
-  const lower = text.toLowerCase();
-  if (text.length <= MAX_REMEMBERED_LENGTH && lowerCaseNames.size < MAX_REMEMBERED_NAMES) lowerCaseNames.set(text, lower);
-  return lower;
+  const lower = internalized(text.toLowerCase());
+  const remembered = text.length <= MAX_REMEMBERED_LENGTH && knownNames.size < MAX_REMEMBERED_NAMES;
+  let bit = bitOfLowerCaseName.get(lower) ?? -1;
+  if (bit === -1 && remembered && bitOfLowerCaseName.size < MASK_BITS) bitOfLowerCaseName.set(lower, (bit = bitOfLowerCaseName.size));
+  const entry: KnownName = { lower, bit, value: undefined };
+  if (remembered) knownNames.set(text, entry);
+  return entry;
+}
+
+/**
+ * `text` as V8's one shared copy of it (property keys are kept that way), so that comparing two
+ * different remembered names is a pointer comparison rather than a look at their characters.
+ */
+function internalized(text: string): string {
+  return Object.keys({ [text]: true })[0] as string;
 }
 
 function isHttpWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
 
-/**
- * Values the server set that were found valid: most are the same few strings on every response.
- * Values a client sent (request headers are `append`ed) are checked but not remembered.
- */
-const MAX_REMEMBERED_VALUES = 256;
-const validValues = new Set<string>();
-
-function headerValue(value: string, remember: boolean): string {
-  if (validValues.has(value)) return value;
+/** `value` normalised and checked; throws for a value Node would refuse to send. */
+function checkedValue(value: string): string {
   let text = typeof value === 'string' ? value : String(value);
   if (text.length > 0 && (isHttpWhitespace(text.charCodeAt(0)) || isHttpWhitespace(text.charCodeAt(text.length - 1))))
     text = text.replace(OUTER_WHITESPACE, '');
   if (INVALID_VALUE.test(text)) throw new TypeError(`Invalid header value: "${text}"`);
-  if (remember && text === value && text.length <= MAX_REMEMBERED_LENGTH * 2 && validValues.size < MAX_REMEMBERED_VALUES) validValues.add(text);
+  return text;
+}
+
+/**
+ * The value to store under `name`: the server sets the same few values on every answer, so the
+ * last valid one of each name is remembered and not checked again. Values a client sent (request
+ * headers are `append`ed) are checked but never remembered.
+ */
+function setValue(name: KnownName, value: string): string {
+  if (value === name.value) return value;
+  const text = checkedValue(value);
+  if (text === value && text.length <= MAX_REMEMBERED_VALUE_LENGTH) name.value = text;
   return text;
 }
 
@@ -68,21 +103,30 @@ type Init = Iterable<readonly string[]> | Record<string, string> | LightHeaders;
 /**
  * The WHATWG `Headers` contract (names case-insensitive, values normalised and checked, iteration
  * sorted by lower-case name with repeated names joined by ", " and `set-cookie` kept apart) on
- * two arrays in the order headers were added, sorted only when iterated. A response has a dozen
- * or so headers whose lower-case names are the same remembered strings every time, so a linear
- * scan finds one faster than a hash lookup. Its prototype chain includes Node's
- * `Headers.prototype`, so it passes `instanceof` checks made against Node's own class.
+ * two arrays in the order headers were added. A response has a dozen or so headers whose
+ * lower-case names are the same remembered strings every time, so a scan finds one faster than
+ * a hash lookup. Its prototype chain includes Node's `Headers.prototype`, so it passes
+ * `instanceof` checks made against Node's own class.
  */
 export class LightHeaders {
-  /** Lower-case names; a name added several times (`append`) has several slots. */
+  /** Lower-case names in the order they were added; a name added several times (`append`) has several slots. */
   #names: string[] = [];
   #values: string[] = [];
+  /**
+   * Which names with a presence bit are here: most lookups are of a name that is absent (a
+   * middleware asking before it sets), and the mask answers those without a scan.
+   */
+  #mask = 0;
+  /** Whether some name has more than one slot (`append`ed again), which `rawList` then joins. */
+  #repeated = false;
 
   constructor(init?: Init | null) {
     if (init === undefined || init === null) return;
     if (init instanceof LightHeaders) {
       this.#names = init.#names.slice();
       this.#values = init.#values.slice();
+      this.#mask = init.#mask;
+      this.#repeated = init.#repeated;
     } else if (typeof (init as Iterable<readonly string[]>)[Symbol.iterator] === 'function') {
       for (const pair of init as Iterable<readonly string[]>) {
         if (pair.length !== 2) throw new TypeError('Each header pair must be a name and a value');
@@ -97,25 +141,32 @@ export class LightHeaders {
   }
 
   append(name: string, value: string): void {
-    this.#names.push(headerName(name));
-    this.#values.push(headerValue(value, false));
+    const known = knownName(name);
+    const text = checkedValue(value);
+    if (!this.#repeated && !this.#absent(known) && this.#names.includes(known.lower)) this.#repeated = true;
+    this.#add(known, text);
   }
 
   set(name: string, value: string): void {
-    const lower = headerName(name);
-    const normal = headerValue(value, true);
-    const at = this.#names.indexOf(lower);
-    if (at === -1) {
-      this.#names.push(lower);
-      this.#values.push(normal);
-      return;
+    const known = knownName(name);
+    const text = setValue(known, value);
+    if (this.#absent(known)) return this.#add(known, text);
+    const lower = known.lower;
+    const names = this.#names;
+    for (let i = 0; i < names.length; i++) {
+      if (names[i] === lower) {
+        this.#values[i] = text;
+        this.#remove(lower, i + 1);
+        return;
+      }
     }
-    this.#values[at] = normal;
-    this.#remove(lower, at + 1);
+    this.#add(known, text);
   }
 
   get(name: string): string | null {
-    const lower = headerName(name);
+    const known = knownName(name);
+    if (this.#absent(known)) return null;
+    const lower = known.lower;
     const names = this.#names;
     let value: string | null = null;
     for (let i = 0; i < names.length; i++)
@@ -124,16 +175,33 @@ export class LightHeaders {
   }
 
   has(name: string): boolean {
-    return this.#names.indexOf(headerName(name)) !== -1;
+    const known = knownName(name);
+    if (known.bit !== -1) return (this.#mask & (1 << known.bit)) !== 0;
+    const lower = known.lower;
+    const names = this.#names;
+    for (let i = 0; i < names.length; i++) if (names[i] === lower) return true;
+    return false;
   }
 
   delete(name: string): void {
-    const lower = headerName(name);
-    const at = this.#names.indexOf(lower);
-    if (at !== -1) this.#remove(lower, at);
+    const known = knownName(name);
+    if (this.#absent(known)) return;
+    this.#remove(known.lower, 0);
+    if (known.bit !== -1) this.#mask &= ~(1 << known.bit);
   }
 
-  /** Removes every slot of `lower` from `from` on. */
+  /** Whether the mask says the name is not here (false when it cannot tell). */
+  #absent(known: KnownName): boolean {
+    return known.bit !== -1 && (this.#mask & (1 << known.bit)) === 0;
+  }
+
+  #add(known: KnownName, text: string): void {
+    this.#names.push(known.lower);
+    this.#values.push(text);
+    if (known.bit !== -1) this.#mask |= 1 << known.bit;
+  }
+
+  /** Removes every slot of `lower` from slot `from` on. */
   #remove(lower: string, from: number): void {
     const names = this.#names;
     for (let i = names.length - 1; i >= from; i--) {
@@ -165,8 +233,11 @@ export class LightHeaders {
     for (let i = 0; i < names.length; i++) {
       const name = names[i] as string;
       let at = order.length;
-      while (at > 0 && (names[order[at - 1] as number] as string) > name) at--;
-      order.splice(at, 0, i);
+      while (at > 0 && (names[order[at - 1] as number] as string) > name) {
+        order[at] = order[at - 1] as number;
+        at--;
+      }
+      order[at] = i;
     }
     const entries: [string, string][] = [];
     for (const i of order) {
@@ -200,6 +271,29 @@ export class LightHeaders {
 
   get [Symbol.toStringTag](): string {
     return 'Headers';
+  }
+
+  /**
+   * The headers as Node's `writeHead` takes them, `[name, value, name, value, …]`, in the order
+   * they were first set, with nothing checked again. A name set several times is one line of
+   * its values joined by ", ", as the WHATWG view has it, but `set-cookie`, one line per cookie.
+   */
+  static rawList(headers: LightHeaders): string[] {
+    const names = headers.#names;
+    const values = headers.#values;
+    const list: string[] = [];
+    if (!headers.#repeated) {
+      for (let i = 0; i < names.length; i++) list.push(names[i] as string, values[i] as string);
+      return list;
+    }
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
+      if (name !== 'set-cookie' && names.indexOf(name) < i) continue;
+      let value = values[i] as string;
+      if (name !== 'set-cookie') for (let j = i + 1; j < names.length; j++) if (names[j] === name) value += `, ${values[j] as string}`;
+      list.push(name, value);
+    }
+    return list;
   }
 }
 
