@@ -31,9 +31,9 @@ describe('clientErrorResponse', () => {
 
 describe('requestErrorResponse', () => {
   it('answers an untranslatable request 400 and anything else 500, in JSON, with the security headers', async () => {
-    const bad = requestErrorResponse(SECURE_HEADERS)(new RequestError('Invalid host header'));
+    const bad = requestErrorResponse(SECURE_HEADERS, RequestError)(new RequestError('Invalid host header'));
     expect({ status: bad.status, body: await bad.json() }).toStrictEqual({ status: 400, body: { error: 'Bad request' } });
-    const broken = requestErrorResponse(SECURE_HEADERS)(new Error('boom'));
+    const broken = requestErrorResponse(SECURE_HEADERS, RequestError)(new Error('boom'));
     expect({ status: broken.status, body: await broken.json() }).toStrictEqual({ status: 500, body: { error: 'Internal server error' } });
     for (const [name, value] of Object.entries(SECURE_HEADERS)) expect(broken.headers.get(name)).toBe(value);
   });

@@ -1,4 +1,3 @@
-import { RequestError } from '@hono/node-server';
 import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { httpFailures, type HttpFailure } from '../http-errors.js';
@@ -50,13 +49,14 @@ export function answerClientErrorsWithJson(server: Server, linger: LingerBounds,
 }
 
 /**
- * The answer when `@hono/node-server` cannot turn Node's request into a fetch `Request` (a
- * `Host` header that is no host name, a backslash in the path) or the app throws outside its own
- * error handling: the API's error shape instead of the adapter's empty 400 and text 500.
+ * The answer when `@hono/node-server` cannot turn Node's request into a fetch `Request` (its
+ * `requestError`, such as a `Host` header that is no host name or a backslash in the path) or the
+ * app throws outside its own error handling: the API's error shape instead of the adapter's empty
+ * 400 and text 500.
  */
-export function requestErrorResponse(answerHeaders: AnswerHeaders): (error: unknown) => Response {
+export function requestErrorResponse(answerHeaders: AnswerHeaders, requestError: abstract new (...args: never[]) => Error): (error: unknown) => Response {
   return (error) => {
-    const { status, error: message } = httpFailures[error instanceof RequestError ? 'BadRequest' : 'InternalError'];
+    const { status, error: message } = httpFailures[error instanceof requestError ? 'BadRequest' : 'InternalError'];
     return new Response(JSON.stringify({ error: message }), { status, headers: { ...answerHeaders, 'Content-Type': 'application/json' } });
   };
 }

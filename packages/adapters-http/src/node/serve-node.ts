@@ -1,8 +1,10 @@
-import { getRequestListener } from '@hono/node-server';
+import type { Http2Bindings, HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { securityHeaderRecord } from '../middleware/security-headers.js';
 import { answerClientErrorsWithJson, requestErrorResponse } from './client-error-response.js';
+import { installDirectAnswers, type DirectAnswers } from './direct-answers.js';
 import { installLightHeaders } from './light-headers.js';
 import { DEFAULT_LINGER, lingeringResponses, type LingerBounds } from './lingering-close.js';
 
@@ -60,15 +62,27 @@ export interface FetchApp {
  * Serves `app` on a `node:http` server through @hono/node-server's request listener: the
  * timeouts above, JSON answers for requests Node's parser or the adapter refuse, and early
  * answers that reach clients which write their whole body first (a lingering close).
+ *
+ * This is where inkwell is made fast on Node, so that the app is plain Hono (see "Where speed
+ * lives" in docs/architecture.md): the global `Headers` Hono builds answers with is
+ * `LightHeaders`, and answers with a string body are written to Node directly (direct-answers.ts).
  */
 export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promise<NodeServer> {
   const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts };
   const linger = { ...DEFAULT_LINGER, ...options.linger };
-  // Hono's standard `c.header`, `c.json` and middleware build response headers with the global
-  // `Headers`; this server makes that one cheap (light-headers.ts), as @hono/node-server makes
-  // `Request` and `Response` cheap when its listener is created below.
   installLightHeaders();
+  // Loaded once `Headers` is the light one: @hono/node-server reads request headers straight from
+  // Node's request only while the global `Headers` is the one it saw when it was loaded, and
+  // copies every request header into a new `Headers` otherwise.
+  const { getRequestListener, RequestError } = await import('@hono/node-server');
   const answerHeaders = await securityHeaderRecord();
+  const listener = getRequestListener((request, env) => directlyAnswered(app, request, env, direct), {
+    hostname: options.host,
+    errorHandler: requestErrorResponse(answerHeaders, RequestError),
+  });
+  // After the listener, which makes @hono/node-server's light `Response` the global one that
+  // direct answers extend; no request arrives before the server listens, below.
+  const direct = installDirectAnswers(RESPONSE_ALREADY_SENT);
   // createAdaptorServer without its shortcut, for the errorHandler: requests the adapter cannot
   // translate answer JSON too.
   const server: Server = createServer(
@@ -79,7 +93,7 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
       connectionsCheckingInterval: timeouts.checkIntervalMs,
       ServerResponse: lingeringResponses(linger),
     },
-    getRequestListener(app.fetch, { hostname: options.host, errorHandler: requestErrorResponse(answerHeaders) }),
+    listener,
   );
   answerClientErrorsWithJson(server, linger, answerHeaders);
 
@@ -98,6 +112,19 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     port,
     close: () => (closing ??= stop(server)),
   };
+}
+
+/**
+ * `app.fetch`, with every answer the direct writer can write written to Node's response at once;
+ * @hono/node-server is then told it was sent (its documented `RESPONSE_ALREADY_SENT`) and writes
+ * every other answer itself.
+ */
+function directlyAnswered(app: FetchApp, request: Request, env: HttpBindings | Http2Bindings, direct: DirectAnswers): Response | Promise<Response> {
+  // A `node:http` server: its responses are `ServerResponse`s.
+  const outgoing = env.outgoing as HttpBindings['outgoing'];
+  const answered = (response: Response) => (direct.write(response, outgoing) ? direct.sent : response);
+  const answer = app.fetch(request, env);
+  return answer instanceof Promise ? answer.then(answered) : answered(answer);
 }
 
 async function stop(server: Server): Promise<void> {

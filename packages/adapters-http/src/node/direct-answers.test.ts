@@ -1,0 +1,137 @@
+import { createAdaptorServer } from '@hono/node-server';
+import { Hono } from 'hono';
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveNode, type NodeServer } from './serve-node.js';
+
+/** An app answering in every way the direct writer sees, and one way it leaves to @hono/node-server. */
+function app() {
+  return new Hono()
+    .use(async (c, next) => {
+      c.header('X-Before', 'set before the route');
+      await next();
+      c.res.headers.set('X-After', 'set after the route');
+    })
+    .get('/json', (c) => c.json({ text: 'naïve café ✓' }, 201))
+    .get('/empty', (c) => c.body(null, 204))
+    .get('/text', (c) => c.body('plain words'))
+    .get('/bytes', (c) => c.body(new Uint8Array([1, 2, 3, 250]), 200, { 'Content-Type': 'application/octet-stream' }))
+    .get('/cookies', (c) => {
+      c.header('Set-Cookie', 'a=1', { append: true });
+      c.header('Set-Cookie', 'b=2', { append: true });
+      c.header('Vary', 'Accept', { append: true });
+      c.header('Vary', 'Origin', { append: true });
+      return c.text('two cookies');
+    })
+    .get('/raw', () => new Response('made without c', { status: 202, headers: { 'Content-Type': 'text/x-raw' } }))
+    .get('/stream', (c) => c.body(Readable.toWeb(Readable.from([Buffer.from('streamed '), Buffer.from('body')])) as ReadableStream, 200));
+}
+
+interface Answer {
+  readonly status: number;
+  /** Lower-case names and values, in the order they were written. */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  readonly body: Buffer;
+}
+
+/** One request on a connection of its own, and the answer exactly as it came. */
+function exchange(url: string, method: string, path: string): Promise<Answer> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const split = raw.indexOf('\r\n\r\n');
+      const [statusLine, ...lines] = raw.subarray(0, split).toString('latin1').split('\r\n');
+      const headers = lines.map((line) => {
+        const colon = line.indexOf(':');
+        return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()] as const;
+      });
+      resolve({ status: Number(statusLine?.split(' ')[1]), headers, body: raw.subarray(split + 4) });
+    });
+    socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`);
+  });
+}
+
+const header = (answer: Answer, name: string) => answer.headers.filter(([n]) => n === name).map(([, value]) => value);
+
+/** The answer's headers that say something about the answer, sorted (a server's own Date and Connection aside). */
+const contentHeaders = (answer: Answer) => answer.headers.filter(([name]) => name !== 'date' && name !== 'connection').map((pair) => pair.join(': ')).sort();
+
+describe('answers written directly to Node', () => {
+  let direct: NodeServer;
+  let reference: { url: string; close: () => Promise<void> };
+
+  beforeAll(async () => {
+    direct = await serveNode(app(), { host: '127.0.0.1', port: 0 });
+    // The same app on @hono/node-server's own writer, for comparison.
+    const server = createAdaptorServer({ fetch: app().fetch });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    reference = {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+  });
+  afterAll(async () => {
+    await direct.close();
+    await reference.close();
+  });
+
+  it.each(['/json', '/empty', '/text', '/bytes', '/cookies', '/raw', '/stream'])(
+    'GET %s: the same status, headers and body as @hono/node-server writes',
+    async (path) => {
+      const [mine, theirs] = await Promise.all([exchange(direct.url, 'GET', path), exchange(reference.url, 'GET', path)]);
+      expect(mine.status).toBe(theirs.status);
+      expect(contentHeaders(mine)).toStrictEqual(contentHeaders(theirs));
+      expect(mine.body.toString('latin1')).toBe(theirs.body.toString('latin1'));
+    },
+  );
+
+  it('writes the headers in the order they were set, with the length of the UTF-8 body', async () => {
+    const answer = await exchange(direct.url, 'GET', '/json');
+    expect(answer.status).toBe(201);
+    expect(answer.headers.map(([name]) => name).slice(0, 4)).toStrictEqual(['x-before', 'content-type', 'x-after', 'content-length']);
+    expect(header(answer, 'content-length')).toStrictEqual([String(answer.body.byteLength)]);
+    expect(JSON.parse(answer.body.toString('utf8'))).toStrictEqual({ text: 'naïve café ✓' });
+  });
+
+  it('gives an answer without a body no length and no content type', async () => {
+    const answer = await exchange(direct.url, 'GET', '/empty');
+    expect(answer.status).toBe(204);
+    expect(header(answer, 'content-length')).toStrictEqual([]);
+    expect(header(answer, 'content-type')).toStrictEqual([]);
+    expect(answer.body.byteLength).toBe(0);
+  });
+
+  it('writes every value of a repeated header, each cookie on a line of its own', async () => {
+    const answer = await exchange(direct.url, 'GET', '/cookies');
+    expect(header(answer, 'set-cookie')).toStrictEqual(['a=1', 'b=2']);
+    expect(header(answer, 'vary').join(', ')).toBe('Accept, Origin');
+  });
+
+  it('writes bytes as they are', async () => {
+    const answer = await exchange(direct.url, 'GET', '/bytes');
+    expect([...answer.body]).toStrictEqual([1, 2, 3, 250]);
+    expect(header(answer, 'content-length')).toStrictEqual(['4']);
+  });
+
+  it('leaves a streamed body to @hono/node-server, which sends all of it', async () => {
+    const answer = await exchange(direct.url, 'GET', '/stream');
+    expect(answer.status).toBe(200);
+    expect(header(answer, 'transfer-encoding')).toStrictEqual(['chunked']);
+    expect(answer.body.toString('utf8')).toBe('9\r\nstreamed \r\n4\r\nbody\r\n0\r\n\r\n');
+    expect(header(answer, 'x-after')).toStrictEqual(['set after the route']);
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const answer = await exchange(direct.url, 'HEAD', '/json');
+    expect(answer.status).toBe(201);
+    expect(header(answer, 'content-type')).toStrictEqual(['application/json']);
+    expect(answer.body.byteLength).toBe(0);
+  });
+});
