@@ -116,6 +116,25 @@ describe('plainLineLogger', () => {
     expect(fast.lines[0]).toMatchObject({ ...line, level: 30, service: 'inkwell', msg: 'request' });
   });
 
+  it('writes every string, number and boolean as the full logger would', () => {
+    const withoutTime = (text: string) => text.replace(/"time":\d+/, '"time":0');
+    const odd = [
+      'quote " and \\ backslash',
+      'tab\tnew\nline\u0000nul\u001f',
+      'lone \ud800 surrogate and a pair 😀',
+      'naïve ✓ \u2028',
+      '',
+    ];
+    for (const [i, text] of odd.entries()) {
+      const full = capturedLogger();
+      const fast = capturedLogger();
+      const line = { text, [`field ${i} "quoted"`]: text, nan: Number.NaN, infinite: -Infinity, fraction: 0.1 + 0.2, big: 1e21, yes: true, no: false };
+      full.logger.info(line, text);
+      plainLineLogger(fast.logger).info(line, text);
+      expect(withoutTime(fast.texts[0] as string)).toBe(withoutTime(full.texts[0] as string));
+    }
+  });
+
   it('writes a line with anything but plain fields through the full logger, with all its redaction', () => {
     const full = capturedLogger();
     const fast = capturedLogger();

@@ -70,10 +70,38 @@ function plainLine(fields: object, message: string | undefined, bindings: string
     if (value === undefined) continue;
     const kind = typeof value;
     if (kind !== 'string' && kind !== 'number' && kind !== 'boolean') return undefined;
-    line += `,${JSON.stringify(name)}:${SECRET_NAMES.has(name) ? REDACTED : JSON.stringify(value)}`;
+    line += `,${jsonName(name)}:${SECRET_NAMES.has(name) ? REDACTED : kind === 'string' ? jsonString(value as string) : jsonScalar(value as number | boolean)}`;
   }
-  if (message !== undefined) line += `,"msg":${JSON.stringify(message)}`;
+  if (message !== undefined) line += `,"msg":${jsonString(message)}`;
   return `${line}}\n`;
+}
+
+/** `JSON.stringify(text)`, without its set-up cost for the usual text that needs no escaping. */
+function jsonString(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // What `JSON.stringify` escapes: control characters, quotes, backslashes and lone surrogates
+    // (a surrogate of a pair is left to it too).
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(text);
+  }
+  return `"${text}"`;
+}
+
+/** A number or boolean as `JSON.stringify` writes it (a number that is not finite is `null`). */
+function jsonScalar(value: number | boolean): string {
+  return typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value);
+}
+
+/** Field names as JSON, remembered: a line has the same few names every time. */
+const jsonNames = new Map<string, string>();
+
+function jsonName(name: string): string {
+  let json = jsonNames.get(name);
+  if (json === undefined) {
+    json = JSON.stringify(name);
+    if (jsonNames.size < 256) jsonNames.set(name, json);
+  }
+  return json;
 }
 
 /**
@@ -91,22 +119,34 @@ let stdout: DestinationStream | undefined;
  * stdout, one per process, written in batches of whole lines: a write goes out once three
  * quarters of PIPE_BUF are waiting (never more than PIPE_BUF, unless one line is longer), and
  * what is left FLUSH_AFTER_MS later: a `write` syscall per line costs about a tenth of the CPU
- * time of a small GET. The writes are synchronous, as pino's default is, so none is ever in
- * flight: an asynchronous writer loses the batch it is writing when the process ends while
- * stdout is full (logger.test.ts pipes into a full pipe to check). What waits is written when the process exits,
- * uncaught exceptions included. A log reader that stops reading holds the server up rather than
- * losing lines.
+ * time of a small GET. Lines wait here, counted line by line, and sonic-boom gets one batch at a
+ * time (it measures everything it holds on every write, which for a line at a time is the whole
+ * batch again). The writes are synchronous, as pino's default is, so none is ever in flight: an
+ * asynchronous writer loses the batch it is writing when the process ends while stdout is full
+ * (logger.test.ts pipes into a full pipe to check). What waits is written when the process
+ * exits, uncaught exceptions included. A log reader that stops reading holds the server up
+ * rather than losing lines.
  */
 function standardOutput(): DestinationStream {
   if (stdout) return stdout;
-  const stream = pino.destination({ dest: 1, sync: true, minLength: (PIPE_BUF * 3) / 4, maxWrite: PIPE_BUF });
+  const stream = pino.destination({ dest: 1, sync: true, minLength: 0, maxWrite: PIPE_BUF });
+  let waiting = '';
+  let waitingBytes = 0;
   let flushTimer: NodeJS.Timeout | undefined;
+  const writeWaiting = () => {
+    if (waitingBytes === 0) return;
+    const batch = waiting;
+    waiting = '';
+    waitingBytes = 0;
+    stream.write(batch);
+  };
   const flushWaiting = () => {
     flushTimer = undefined;
-    stream.flush();
+    writeWaiting();
   };
   process.once('exit', () => {
     try {
+      writeWaiting();
       // Looked up now: pino makes it a no-op once stdout is closed (EPIPE).
       stream.flushSync();
     } catch {
@@ -115,14 +155,19 @@ function standardOutput(): DestinationStream {
   });
   const destination = {
     write(line: string) {
-      stream.write(line);
+      const bytes = Buffer.byteLength(line);
+      if (waitingBytes + bytes > PIPE_BUF) writeWaiting();
+      waiting += line;
+      waitingBytes += bytes;
+      if (waitingBytes >= (PIPE_BUF * 3) / 4) writeWaiting();
       // Only while lines come: an idle server sets no timer and makes no write.
-      flushTimer ??= setTimeout(flushWaiting, FLUSH_AFTER_MS).unref();
+      else flushTimer ??= setTimeout(flushWaiting, FLUSH_AFTER_MS).unref();
     },
     // For pino's `logger.flush(cb)`, which would otherwise call back without writing anything.
     // sonic-boom fsyncs once the lines are written, and stdout is usually a pipe or a socket,
     // which has every line by then but cannot be fsynced (EINVAL): that is no failure.
     flush(callback?: (error?: Error) => void) {
+      writeWaiting();
       stream.flush((error) => callback?.(error && (error as NodeJS.ErrnoException).code !== 'EINVAL' ? error : undefined));
     },
   };
