@@ -54,7 +54,7 @@ export function plainLineLogger(logger: HttpLogger): HttpLogger {
 }
 
 const INFO = 30;
-const REDACTED = '"[redacted]"';
+const REDACTED = '[redacted]';
 const SECRET_NAMES: ReadonlySet<string> = new Set(SECRET_FIELDS);
 
 function isPino(logger: HttpLogger): logger is Logger {
@@ -63,43 +63,36 @@ function isPino(logger: HttpLogger): logger is Logger {
 
 /** The info line pino would write for `fields`, or undefined when a field is not a string, number or boolean. */
 function plainLine(fields: object, message: string | undefined, bindings: string): string | undefined {
-  let line = `{"level":${INFO},"time":${Date.now()}${bindings}`;
   const record = fields as Record<string, unknown>;
+  let secret = false;
   for (const name in record) {
     const value = record[name];
     if (value === undefined) continue;
     const kind = typeof value;
     if (kind !== 'string' && kind !== 'number' && kind !== 'boolean') return undefined;
-    line += `,${jsonName(name)}:${SECRET_NAMES.has(name) ? REDACTED : kind === 'string' ? jsonString(value as string) : jsonScalar(value as number | boolean)}`;
+    if (SECRET_NAMES.has(name)) secret = true;
   }
-  if (message !== undefined) line += `,"msg":${jsonString(message)}`;
-  return `${line}}\n`;
+  // One JSON.stringify of the whole record writes its fields as pino does (in order, undefined
+  // left out, a number that is not finite as null), at a fraction of a call per field.
+  const json = secret ? JSON.stringify(record, redactSecret) : JSON.stringify(record);
+  const own = json.length > 2 ? `,${json.slice(1, -1)}` : '';
+  const msg = message === undefined ? '' : `,"msg":${jsonMessage(message)}`;
+  return `{"level":${INFO},"time":${Date.now()}${bindings}${own}${msg}}\n`;
 }
 
-/** `JSON.stringify(text)`, without its set-up cost for the usual text that needs no escaping. */
-function jsonString(text: string): string {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    // What `JSON.stringify` escapes: control characters, quotes, backslashes and lone surrogates
-    // (a surrogate of a pair is left to it too).
-    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(text);
-  }
-  return `"${text}"`;
+/** JSON.stringify's replacer for a line with a secret field: its value becomes `[redacted]`, as pino's redaction writes it. */
+function redactSecret(name: string, value: unknown): unknown {
+  return name !== '' && SECRET_NAMES.has(name) ? REDACTED : value;
 }
 
-/** A number or boolean as `JSON.stringify` writes it (a number that is not finite is `null`). */
-function jsonScalar(value: number | boolean): string {
-  return typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value);
-}
+/** Messages as JSON, remembered: a plain line's message is one of a few constants. */
+const jsonMessages = new Map<string, string>();
 
-/** Field names as JSON, remembered: a line has the same few names every time. */
-const jsonNames = new Map<string, string>();
-
-function jsonName(name: string): string {
-  let json = jsonNames.get(name);
+function jsonMessage(message: string): string {
+  let json = jsonMessages.get(message);
   if (json === undefined) {
-    json = JSON.stringify(name);
-    if (jsonNames.size < 256) jsonNames.set(name, json);
+    json = JSON.stringify(message);
+    if (jsonMessages.size < 256) jsonMessages.set(message, json);
   }
   return json;
 }

@@ -1,6 +1,6 @@
 import { RequestError } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
-import { securityHeaderRecord } from '../middleware/security-headers.js';
+import { SECURITY_HEADERS } from '../middleware/security-headers.js';
 import { clientErrorResponse, requestErrorResponse } from './client-error-response.js';
 
 /** The status, lower-cased headers and parsed body of a raw HTTP/1.1 response. */
@@ -11,7 +11,7 @@ function parse(text: string) {
   return { statusLine, headers, body: JSON.parse(body) as unknown, length: Buffer.byteLength(body) };
 }
 
-const SECURE_HEADERS = await securityHeaderRecord();
+const SECURE_HEADERS = SECURITY_HEADERS;
 
 describe('clientErrorResponse', () => {
   it.each([

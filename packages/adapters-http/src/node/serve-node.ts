@@ -2,7 +2,7 @@ import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { securityHeaderRecord } from '../middleware/security-headers.js';
+import { SECURITY_HEADERS } from '../middleware/security-headers.js';
 import { answerClientErrorsWithJson, requestErrorResponse } from './client-error-response.js';
 import { installDirectAnswers, type DirectAnswers } from './direct-answers.js';
 import { installLightHeaders } from './light-headers.js';
@@ -75,10 +75,9 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
   // Node's request only while the global `Headers` is the one it saw when it was loaded, and
   // copies every request header into a new `Headers` otherwise.
   const { getRequestListener, RequestError } = await import('@hono/node-server');
-  const answerHeaders = await securityHeaderRecord();
   const listener = getRequestListener((request, env) => directlyAnswered(app, request, env, direct), {
     hostname: options.host,
-    errorHandler: requestErrorResponse(answerHeaders, RequestError),
+    errorHandler: requestErrorResponse(SECURITY_HEADERS, RequestError),
   });
   // After the listener, which makes @hono/node-server's light `Response` the global one that
   // direct answers extend; no request arrives before the server listens, below.
@@ -95,7 +94,7 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     },
     listener,
   );
-  answerClientErrorsWithJson(server, linger, answerHeaders);
+  answerClientErrorsWithJson(server, linger, SECURITY_HEADERS);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
