@@ -16,12 +16,12 @@
 //     [--warmup 20000] [--only <regular expression of server names>] [--before <built checkout>]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BaselineFixture } from './baseline-server.js';
 import { captureFixture, type Endpoint } from './lib/fixtures.js';
 import { sendExpecting, sendMany, type Call } from './lib/http-client.js';
-import { freePort, inkwellArgs, repositoryRoot, startServer, type ServerProcess } from './lib/processes.js';
+import { freePort, inkwellArgs, repositoryRoot, startArgs, startServer, type ServerProcess } from './lib/processes.js';
 
 const { values } = parseArgs({
   options: {
@@ -87,7 +87,7 @@ interface Variant {
 
 const inkwell = (logLevel: string, postsAccess: 'open' | 'owner' = 'open', checkout?: string): Variant => ({
   name: `inkwell${checkout ? ` before (${values.before})` : ''}, LOG_LEVEL=${logLevel}${postsAccess === 'owner' ? ', POSTS_ACCESS=owner' : ''}`,
-  args: checkout ? [...inkwellArgs.slice(0, -1), join(checkout, inkwellArgs.at(-1) as string)] : inkwellArgs,
+  args: checkout ? startArgs(checkout) : inkwellArgs,
   env: { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel, POSTS_ACCESS: postsAccess },
   isInkwell: true,
 });

@@ -8,15 +8,20 @@ import { fileURLToPath } from 'node:url';
 export const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * How `pnpm start` runs the built server (`node <flags> packages/app/dist/main.js`), read from the
- * root package.json, so the benchmarks measure inkwell as it is started, V8 flags included.
+ * How `pnpm start` runs the built server of the checkout at `root` (`node <flags>
+ * packages/app/dist/main.js`), read from its root package.json, so the benchmarks measure inkwell
+ * as it is started, V8 flags included. The entry point is absolute when `root` is another checkout.
  */
-export const inkwellArgs: readonly string[] = (() => {
-  const start = (JSON.parse(readFileSync(`${repositoryRoot}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+export function startArgs(root: string = repositoryRoot): readonly string[] {
+  const start = (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
   const command = /\bnode ((?:--\S+ )*)packages\/app\/dist\/main\.js/.exec(start);
-  if (!command) throw new Error(`package.json's start script does not run node … packages/app/dist/main.js: ${start}`);
-  return [...(command[1] as string).split(' ').filter(Boolean), 'packages/app/dist/main.js'];
-})();
+  if (!command) throw new Error(`${root}/package.json's start script does not run node … packages/app/dist/main.js: ${start}`);
+  const entry = root === repositoryRoot ? 'packages/app/dist/main.js' : `${root}/packages/app/dist/main.js`;
+  return [...(command[1] as string).split(' ').filter(Boolean), entry];
+}
+
+/** How `pnpm start` runs this checkout's built server. */
+export const inkwellArgs: readonly string[] = startArgs();
 
 /** A server process under test. */
 export interface ServerProcess {

@@ -1,7 +1,7 @@
 import type { AbEndpointResult, BenchResults } from './results.js';
 import { round } from './stats.js';
 
-/** The targets that are not per-endpoint ratios. */
+/** The targets that are not per-endpoint ratios. */
 export const TARGETS = {
   loginRatio: 0.9,
   probeP99Ms: 15,
