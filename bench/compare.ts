@@ -5,7 +5,7 @@
 //
 // Options: --before REV|DIR (required: a revision is checked out into a temporary worktree,
 // installed and built), --endpoints me,post,list,create (all four), --rounds N (5), --seconds S (5),
-// --warmup S (2), --connections C (50), --posts-access open|owner (open). Writes
+// --warmup S (3, as one-second runs), --connections C (50), --posts-access open|owner (open). Writes
 // bench/results/compare.json.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -13,9 +13,9 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sendExpecting, sendMany, type Call } from './lib/http-client.js';
-import { freePort, inkwellArgs, repositoryRoot, startServer, type ServerProcess } from './lib/processes.js';
+import { freePort, repositoryRoot, startArgs, startServer, type ServerProcess } from './lib/processes.js';
 import { median } from './lib/stats.js';
-import { runWrk } from './lib/wrk.js';
+import { runWrk, warmUp } from './lib/wrk.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -23,7 +23,7 @@ const { values: options } = parseArgs({
     endpoints: { type: 'string', default: 'me,post,list,create' },
     rounds: { type: 'string', default: '5' },
     seconds: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     'posts-access': { type: 'string', default: 'open' },
   },
@@ -55,9 +55,9 @@ function builtCheckout(revisionOrDir: string): string {
   return worktree;
 }
 
-/** inkwell from `checkout`'s build, with the flags `pnpm start` uses. */
+/** inkwell from `checkout`'s build, with the flags its own `pnpm start` uses. */
 async function startInkwell(name: string, checkout: string): Promise<ServerProcess> {
-  const args = [...inkwellArgs.slice(0, -1), join(checkout, inkwellArgs.at(-1) as string)];
+  const args = startArgs(checkout);
   const env = { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: 'info', POSTS_ACCESS };
   return startServer({ name, args, env, readyPath: '/health', cpus: SERVER_CPUS }, await freePort());
 }
@@ -101,10 +101,14 @@ interface Load {
   readonly p99Ms: number;
 }
 
+/** What wrk sends to load `endpoint` on `server`. */
+const wrkRun = (server: ServerProcess, endpoint: Endpoint) =>
+  ({ url: `${server.url}${endpoint.call.path}`, script: endpoint.script, args: endpoint.args, connections: CONNECTIONS, cpus: WRK_CPUS }) as const;
+
 /** One wrk load of `endpoint` on `server`: requests per second and CPU microseconds per request. */
 async function load(server: ServerProcess, endpoint: Endpoint, seconds: number): Promise<Load> {
   const before = server.cpuMicros();
-  const result = await runWrk({ url: `${server.url}${endpoint.call.path}`, script: endpoint.script, args: endpoint.args, connections: CONNECTIONS, seconds, cpus: WRK_CPUS });
+  const result = await runWrk({ ...wrkRun(server, endpoint), seconds });
   if (result.non2xx > 0 || result.socketErrors > 0) log(`  warning: ${server.name}: ${result.non2xx} non-2xx, ${result.socketErrors} socket errors`);
   return { rps: result.rps, cpuUs: (server.cpuMicros() - before) / result.requests, p99Ms: result.p99Ms };
 }
@@ -119,8 +123,8 @@ async function main(): Promise<void> {
     for (const [i, endpoint] of endpoints.after.entries()) {
       const beforeEndpoint = endpoints.before[i] as Endpoint;
       log(`${endpoint.name}`);
-      await load(before, beforeEndpoint, WARMUP);
-      await load(after, endpoint, WARMUP);
+      await warmUp(wrkRun(before, beforeEndpoint), WARMUP);
+      await warmUp(wrkRun(after, endpoint), WARMUP);
       const rounds: { before: Load; after: Load }[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
         const b = await load(before, beforeEndpoint, SECONDS);
