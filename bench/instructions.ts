@@ -12,13 +12,19 @@
 // endpoint); not part of `pnpm bench`. Writes bench/results/instructions.json (the raw folder
 // when --only or --before narrows it).
 //
+// With --functions N it also says where the instructions go: the N functions that spent the most
+// in themselves, JIT-compiled JavaScript named through V8's perf map (the servers then run with
+// --perf-basic-prof, which changes V8's timing a little: compare such runs with each other).
+//
 //   pnpm -s build && tsx bench/instructions.ts [--endpoints post,list,me,create] [--requests 2000]
 //     [--warmup 20000] [--only <regular expression of server names>] [--before <built checkout>]
+//     [--functions N]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BaselineFixture } from './baseline-server.js';
+import { costByFunction } from './lib/callgrind.js';
 import { captureFixture, type Endpoint } from './lib/fixtures.js';
 import { sendExpecting, sendMany, type Call } from './lib/http-client.js';
 import { freePort, inkwellArgs, repositoryRoot, startArgs, startServer, type ServerProcess } from './lib/processes.js';
@@ -30,8 +36,11 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '20000' },
     only: { type: 'string' },
     before: { type: 'string' },
+    functions: { type: 'string', default: '0' },
   },
 });
+/** How many functions to list per count (0: none). */
+const FUNCTIONS = Number(values.functions);
 /** `--only 'LOG_LEVEL=info$'`: count only the servers whose names match this regular expression. */
 const only = values.only === undefined ? undefined : new RegExp(values.only);
 const REQUESTS = Number(values.requests);
@@ -109,7 +118,7 @@ async function startCounted(variant: Variant, outDir: string): Promise<ServerPro
   return startServer(
     {
       name: variant.name,
-      args: variant.args,
+      args: FUNCTIONS > 0 ? ['--perf-basic-prof', '--logfile=/dev/null', ...variant.args] : variant.args,
       env: { ...variant.env, ...VGDB_ENV },
       launcher: ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', '--smc-check=all-non-file', `--callgrind-out-file=${outDir}cg.%p`],
       readyPath: '/health',
@@ -124,15 +133,16 @@ function callgrindControl(pid: number, ...args: string[]): void {
 }
 
 /** The totals of the dump taken by `callgrind_control -d` (files `cg.PID.1-TT`, one per thread; thread 01 is the main one). */
-function readDump(outDir: string): { mainThread: number; allThreads: number } {
+function readDump(outDir: string): { mainThread: number; allThreads: number; mainThreadFile: string } {
   let mainThread = 0;
   let allThreads = 0;
+  let mainThreadFile = '';
   for (const file of readdirSync(outDir).filter((name) => /\.\d+\.1-\d+$/.test(name))) {
     const total = Number(/^summary: (\d+)/m.exec(readFileSync(`${outDir}${file}`, 'utf8'))?.[1] ?? 0);
     allThreads += total;
-    if (file.endsWith('-01')) mainThread = total;
+    if (file.endsWith('-01')) [mainThread, mainThreadFile] = [total, `${outDir}${file}`];
   }
-  return { mainThread, allThreads };
+  return { mainThread, allThreads, mainThreadFile };
 }
 
 interface Count {
@@ -157,11 +167,14 @@ async function count(variant: Variant, key: string, baselineToken: string): Prom
   } finally {
     await server.stop();
   }
-  const { mainThread, allThreads } = readDump(outDir);
+  const { mainThread, allThreads, mainThreadFile } = readDump(outDir);
   const result = { endpoint: endpoint.name, name: variant.name, mainThread: mainThread / REQUESTS, allThreads: allThreads / REQUESTS };
   console.log(
     `${endpoint.name}, ${variant.name}: ${(result.mainThread / 1000).toFixed(1)}k instructions per request on the main thread (${(result.allThreads / 1000).toFixed(1)}k in all threads)`,
   );
+  if (FUNCTIONS > 0)
+    for (const { name, instructions } of costByFunction(mainThreadFile, server.pid, REQUESTS, repositoryRoot).slice(0, FUNCTIONS))
+      console.log(`  ${Math.round(instructions).toString().padStart(7)}  ${name.slice(0, 140)}`);
   return result;
 }
 
