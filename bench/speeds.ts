@@ -7,14 +7,19 @@
 //
 // Options: --processes N (5), --rounds R (3), --endpoint post|list|me|create (post), --seconds S
 // per round (3), --warmup S (3), --connections C (50), --posts-access open|owner (open),
-// --checkout DIR (another built checkout).
+// --checkout DIR (another built checkout), --log-level L (info: one access line per request),
+// --server inkwell|baseline|hono (inkwell: the
+// baseline, or the bare Hono diagnostic, answering what one inkwell process answered, to see
+// whether a server with none of inkwell's code settles in two speeds as well).
 // Writes bench/results/speeds.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import type { BaselineFixture } from './baseline-server.js';
+import { captureFixture } from './lib/fixtures.js';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sendExpecting } from './lib/http-client.js';
-import { freePort, repositoryRoot, startArgs, startServer } from './lib/processes.js';
+import { freePort, repositoryRoot, startArgs, startServer, type ServerProcess } from './lib/processes.js';
 import { median } from './lib/stats.js';
 import { runWrk, warmUp } from './lib/wrk.js';
 
@@ -28,6 +33,8 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '50' },
     'posts-access': { type: 'string', default: 'open' },
     checkout: { type: 'string' },
+    server: { type: 'string', default: 'inkwell' },
+    'log-level': { type: 'string', default: 'info' },
   },
 });
 const PROCESSES = Number(options.processes);
@@ -45,31 +52,65 @@ const log = (message: string) => process.stdout.write(`${message}\n`);
 const postBody = JSON.stringify({ title: 'A post about nothing much', body: 'Ports, adapters and a little JSON.', authorId: 'bench', published: true });
 
 /** The request the processes are loaded with, once the state it needs exists on `url`. */
-async function prepare(url: string): Promise<{ path: string; script: 'get' | 'post-json'; args: string[] }> {
+async function prepare(url: string): Promise<{ path: string; script: 'get' | 'post-json'; args: string[]; work: BaselineFixture['work'] }> {
   const signup = { method: 'POST', path: '/auth/signup', body: JSON.stringify({ email: 'bench@example.com', name: 'Bench', password: 'bench password 0123' }) };
   const { token } = await sendExpecting<{ token: string }>(url, signup, 201);
   const created = await sendExpecting<{ post: { id: string } }>(url, { method: 'POST', path: '/posts', headers: { Authorization: `Bearer ${token}` }, body: postBody }, 201);
   switch (options.endpoint) {
     case 'post':
-      return { path: `/posts/${created.post.id}`, script: 'get', args: [] };
+      return { path: `/posts/${created.post.id}`, script: 'get', args: [], work: 'stringify' };
     case 'list':
-      return { path: '/posts?page=1&perPage=20', script: 'get', args: [] };
+      return { path: '/posts?page=1&perPage=20', script: 'get', args: [], work: 'stringify' };
     case 'me':
-      return { path: '/me', script: 'get', args: [token] };
+      return { path: '/me', script: 'get', args: [token], work: 'verify-token' };
     case 'create':
-      return { path: '/posts', script: 'post-json', args: [postBody, token] };
+      return { path: '/posts', script: 'post-json', args: [postBody, token], work: options['posts-access'] === 'owner' ? 'verify-token-and-parse-body' : 'parse-body' };
     default:
       throw new Error(`unknown endpoint ${options.endpoint}: use post, list, me or create`);
   }
 }
 
+type Load = Awaited<ReturnType<typeof prepare>>;
+
+const inkwellEnv = { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: options['log-level'] as string, POSTS_ACCESS: options['posts-access'] as string };
+
+function startInkwell(name: string, cpus?: string): Promise<ServerProcess> {
+  return freePort().then((port) => startServer({ name, args: startArgs(checkout), env: inkwellEnv, readyPath: '/health', cpus }, port));
+}
+
+/**
+ * For `--server baseline|hono`: one inkwell process answers the endpoint once, and the servers
+ * measured replay that answer (as `pnpm bench` does), each starting fresh.
+ */
+async function otherServer(variant: 'baseline' | 'hono'): Promise<{ load: Load; start: (name: string) => Promise<ServerProcess> }> {
+  const inkwell = await startInkwell('inkwell (answers captured)');
+  let load: Load;
+  let fixture: BaselineFixture;
+  try {
+    load = await prepare(inkwell.url);
+    const method = load.script === 'get' ? 'GET' : 'POST';
+    const headers: Record<string, string> = load.args[0] === undefined ? {} : { Authorization: `Bearer ${load.args.at(-1) as string}` };
+    const call = { method, path: load.path, headers, ...(method === 'POST' ? { body: postBody } : {}) };
+    fixture = await captureFixture(inkwell.url, { name: options.endpoint as string, call, work: load.work, wrk: { script: load.script, args: load.args } });
+  } finally {
+    await inkwell.stop();
+  }
+  mkdirSync(`${repositoryRoot}bench/results/raw`, { recursive: true });
+  const fixturesPath = `${repositoryRoot}bench/results/raw/speeds-fixtures.json`;
+  writeFileSync(fixturesPath, JSON.stringify({ jwtSecret: JWT_SECRET, fixtures: [fixture] }, null, 2));
+  const args = ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath, ...(variant === 'hono' ? ['--hono'] : [])];
+  return { load, start: async (name) => startServer({ name, args, env: {}, readyPath: '/health', cpus: SERVER_CPUS }, await freePort()) };
+}
+
+const variant = options.server;
+if (variant !== 'inkwell' && variant !== 'baseline' && variant !== 'hono') throw new Error(`unknown server ${variant}: use inkwell, baseline or hono`);
+const other = variant === 'inkwell' ? undefined : await otherServer(variant);
+
 const figures: { process: number; rps: number; cpuUs: number; roundsCpuUs: number[] }[] = [];
 for (let i = 1; i <= PROCESSES; i++) {
-  const args = startArgs(checkout);
-  const env = { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: 'info', POSTS_ACCESS: options['posts-access'] as string };
-  const server = await startServer({ name: `inkwell ${i}`, args, env, readyPath: '/health', cpus: SERVER_CPUS }, await freePort());
+  const server = other ? await other.start(`${variant} ${i}`) : await startInkwell(`inkwell ${i}`, SERVER_CPUS);
   try {
-    const { path, script, args: wrkArgs } = await prepare(server.url);
+    const { path, script, args: wrkArgs } = other ? other.load : await prepare(server.url);
     const run = { url: `${server.url}${path}`, script, args: wrkArgs, connections: CONNECTIONS, cpus: WRK_CPUS };
     await warmUp(run, WARMUP);
     const rounds: { rps: number; cpuUs: number }[] = [];
@@ -80,7 +121,7 @@ for (let i = 1; i <= PROCESSES; i++) {
     }
     const cpuUs = median(rounds.map((round) => round.cpuUs));
     figures.push({ process: i, rps: median(rounds.map((round) => round.rps)), cpuUs, roundsCpuUs: rounds.map((round) => round.cpuUs) });
-    log(`process ${i}: ${Math.round(figures.at(-1)?.rps ?? 0)} req/s, ${cpuUs.toFixed(1)} µs CPU per request (rounds ${rounds.map((round) => round.cpuUs.toFixed(1)).join(', ')})`);
+    log(`${variant} process ${i}: ${Math.round(figures.at(-1)?.rps ?? 0)} req/s, ${cpuUs.toFixed(1)} µs CPU per request (rounds ${rounds.map((round) => round.cpuUs.toFixed(1)).join(', ')})`);
   } finally {
     await server.stop();
   }
@@ -91,5 +132,5 @@ log(`median ${median(cpu).toFixed(1)} µs CPU per request; slowest / fastest - 1
 mkdirSync(`${repositoryRoot}bench/results`, { recursive: true });
 writeFileSync(
   `${repositoryRoot}bench/results/speeds.json`,
-  `${JSON.stringify({ date: new Date().toISOString(), endpoint: options.endpoint, postsAccess: options['posts-access'], checkout: options.checkout ?? null, figures, spread }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), server: variant, endpoint: options.endpoint, postsAccess: options['posts-access'], checkout: options.checkout ?? null, figures, spread }, null, 2)}\n`,
 );
