@@ -11,7 +11,7 @@ import { MongoClient } from 'mongodb';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sendExpecting, sendMany } from './lib/http-client.js';
-import { freePort, inkwellArgs, repositoryRoot, startServer } from './lib/processes.js';
+import { BENCH_JWT_SECRET, freePort, inkwellArgs, repositoryRoot, startServer } from './lib/processes.js';
 import { median } from './lib/stats.js';
 import { runWrk } from './lib/wrk.js';
 
@@ -35,7 +35,7 @@ async function measure(workers: number): Promise<Figures> {
       env: {
         DB_URL,
         DB_DATABASE: DATABASE,
-        JWT_SECRET: 'bench-secret-0123456789abcdef-0123456789abcdef',
+        JWT_SECRET: BENCH_JWT_SECRET,
         NODE_ENV: 'production',
         WEB_CONCURRENCY: String(workers),
       },

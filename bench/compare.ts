@@ -13,7 +13,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sendExpecting, sendMany, type Call } from './lib/http-client.js';
-import { freePort, repositoryRoot, startArgs, startServer, type ServerProcess } from './lib/processes.js';
+import { freePort, inkwellEnv, repositoryRoot, startArgs, startServer, type ServerProcess } from './lib/processes.js';
 import { median } from './lib/stats.js';
 import { runWrk, warmUp } from './lib/wrk.js';
 
@@ -37,7 +37,6 @@ const SECONDS = Number(options.seconds);
 const WARMUP = Number(options.warmup);
 const CONNECTIONS = Number(options.connections);
 const POSTS_ACCESS = options['posts-access'];
-const JWT_SECRET = 'bench-secret-0123456789abcdef-0123456789abcdef';
 const CORES = availableParallelism();
 const SERVER_CPUS = CORES >= 2 ? String(CORES - 1) : undefined;
 const WRK_CPUS = CORES >= 2 ? '0' : undefined;
@@ -58,7 +57,7 @@ function builtCheckout(revisionOrDir: string): string {
 /** inkwell from `checkout`'s build, with the flags its own `pnpm start` uses. */
 async function startInkwell(name: string, checkout: string): Promise<ServerProcess> {
   const args = startArgs(checkout);
-  const env = { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: 'info', POSTS_ACCESS };
+  const env = inkwellEnv('info', POSTS_ACCESS);
   return startServer({ name, args, env, readyPath: '/health', cpus: SERVER_CPUS }, await freePort());
 }
 

@@ -25,9 +25,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BaselineFixture } from './baseline-server.js';
 import { costByFunction } from './lib/callgrind.js';
-import { captureFixture, type Endpoint } from './lib/fixtures.js';
+import { captureFixture, writeBaselineFixtures, type Endpoint } from './lib/fixtures.js';
 import { sendExpecting, sendMany, type Call } from './lib/http-client.js';
-import { freePort, inkwellArgs, repositoryRoot, startArgs, startServer, type ServerProcess } from './lib/processes.js';
+import { baselineArgs, freePort, inkwellArgs, inkwellEnv, repositoryRoot, startArgs, startServer, type ServerProcess } from './lib/processes.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,7 +46,6 @@ const only = values.only === undefined ? undefined : new RegExp(values.only);
 const REQUESTS = Number(values.requests);
 const WARMUP = Number(values.warmup);
 const rawDir = `${repositoryRoot}bench/results/raw/instructions/`;
-const JWT_SECRET = 'bench-secret-0123456789abcdef-0123456789abcdef';
 // vgdb, which callgrind_control talks through, names its pipes after USER and HOST.
 const VGDB_ENV = { USER: 'bench', LOGNAME: 'bench', HOST: '127.0.0.1' };
 
@@ -97,7 +96,7 @@ interface Variant {
 const inkwell = (logLevel: string, postsAccess: 'open' | 'owner' = 'open', checkout?: string): Variant => ({
   name: `inkwell${checkout ? ` before (${values.before})` : ''}, LOG_LEVEL=${logLevel}${postsAccess === 'owner' ? ', POSTS_ACCESS=owner' : ''}`,
   args: checkout ? startArgs(checkout) : inkwellArgs,
-  env: { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel, POSTS_ACCESS: postsAccess },
+  env: inkwellEnv(logLevel, postsAccess),
   isInkwell: true,
 });
 
@@ -192,7 +191,7 @@ let baselineToken: string;
     baselineToken = await prepare(source.url);
     const fixtures: BaselineFixture[] = [];
     for (const key of endpointKeys) fixtures.push(await captureFixture(source.url, (ENDPOINTS[key] as (token: string) => Endpoint)(baselineToken)));
-    writeFileSync(fixturesPath, JSON.stringify({ jwtSecret: JWT_SECRET, fixtures }));
+    writeBaselineFixtures(fixturesPath, fixtures);
   } finally {
     await source.stop();
   }
@@ -200,8 +199,8 @@ let baselineToken: string;
 
 const beforeCheckout = values.before ? resolve(values.before) : undefined;
 const variants: Variant[] = [
-  { name: 'baseline (node:http)', args: ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath], env: {}, isInkwell: false },
-  { name: 'bare Hono', args: ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath, '--hono'], env: {}, isInkwell: false },
+  { name: 'baseline (node:http)', args: baselineArgs(fixturesPath), env: {}, isInkwell: false },
+  { name: 'bare Hono', args: baselineArgs(fixturesPath, 'hono'), env: {}, isInkwell: false },
   inkwell('warn'),
   ...(beforeCheckout ? [inkwell('info', 'open', beforeCheckout)] : []),
   inkwell('info'),

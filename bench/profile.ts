@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sendExpecting, sendMany } from './lib/http-client.js';
-import { freePort, inkwellArgs, repositoryRoot, startServer } from './lib/processes.js';
+import { freePort, inkwellArgs, inkwellEnv, repositoryRoot, startServer } from './lib/processes.js';
 import { runWrk } from './lib/wrk.js';
 
 const { values, positionals } = parseArgs({
@@ -74,7 +74,7 @@ const server = await startServer(
   {
     name: 'inkwell (profiled)',
     args: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...inkwellArgs],
-    env: { DB_URL: 'memory:', JWT_SECRET: 'bench-secret-0123456789abcdef-0123456789abcdef', NODE_ENV: 'production', LOG_LEVEL: values['log-level'] },
+    env: inkwellEnv(values['log-level']),
     readyPath: '/health',
   },
   await freePort(),

@@ -12,10 +12,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { BaselineFixture } from './baseline-server.js';
-import { captureFixture, compareResponses, type Endpoint } from './lib/fixtures.js';
+import { captureFixture, compareResponses, writeBaselineFixtures, type Endpoint } from './lib/fixtures.js';
 import { sendExpecting, sendMany } from './lib/http-client.js';
 import { bareCompareRate, probe } from './lib/login-storm.js';
-import { freePort, inkwellArgs, repositoryRoot, startServer, type Memory, type ServerProcess } from './lib/processes.js';
+import { baselineArgs, freePort, inkwellArgs, inkwellEnv, repositoryRoot, startServer, type Memory, type ServerProcess } from './lib/processes.js';
 import { markdownReport, ratiosSvg } from './lib/report.js';
 import type { AbEndpointResult, AbRound, BenchResults, LoginStormResult, ScaleResult } from './lib/results.js';
 import { repositoryPageCost } from './lib/scale.js';
@@ -50,7 +50,6 @@ const STORM_CONNECTIONS = 16;
 const STORM_SECONDS = 10;
 const PROBE_PER_SECOND = 100;
 const PASSWORD = 'bench password 0123';
-const JWT_SECRET = 'bench-secret-0123456789abcdef-0123456789abcdef';
 const LOG_LEVEL = 'info';
 /** The req/s each read must reach as a share of the baseline's, and `POST /posts`. */
 const READ_TARGET = 0.85;
@@ -110,7 +109,7 @@ function pin(pid: number, cpus: string | undefined): void {
 const inkwellSpec = (name: string, logLevel: string) => ({
   name,
   args: [...inkwellArgs],
-  env: { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel, POSTS_ACCESS },
+  env: inkwellEnv(logLevel, POSTS_ACCESS),
   readyPath: '/health',
 });
 
@@ -119,8 +118,7 @@ async function startInkwell(name = 'inkwell', logLevel = LOG_LEVEL): Promise<Ser
 }
 
 async function startBaseline(fixturesPath: string, variant: 'node:http' | 'hono' = 'node:http'): Promise<ServerProcess> {
-  const args = ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath, ...(variant === 'hono' ? ['--hono'] : [])];
-  return startServer({ name: variant === 'hono' ? 'bare Hono' : 'baseline', args, env: {}, readyPath: '/health' }, await freePort());
+  return startServer({ name: variant === 'hono' ? 'bare Hono' : 'baseline', args: baselineArgs(fixturesPath, variant), env: {}, readyPath: '/health' }, await freePort());
 }
 
 /** A realistic post: about 500 bytes as JSON. */
@@ -468,7 +466,7 @@ async function writeFixtures(server: ServerProcess, endpoints: readonly Endpoint
   for (const endpoint of endpoints.filter((e) => e.call.method !== 'GET')) fixtures.push(await captureFixture(server.url, endpoint));
   fixtures.push(...(await Promise.all(endpoints.filter((e) => e.call.method === 'GET').map((endpoint) => captureFixture(server.url, endpoint)))));
   const path = `${rawDir}${file}`;
-  writeFileSync(path, JSON.stringify({ jwtSecret: JWT_SECRET, fixtures }, null, 2));
+  writeBaselineFixtures(path, fixtures);
   return path;
 }
 

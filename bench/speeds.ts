@@ -13,13 +13,12 @@
 // whether a server with none of inkwell's code settles in two speeds as well).
 // Writes bench/results/speeds.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import type { BaselineFixture } from './baseline-server.js';
-import { captureFixture } from './lib/fixtures.js';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { captureFixture, writeBaselineFixtures, type Endpoint } from './lib/fixtures.js';
 import { sendExpecting } from './lib/http-client.js';
-import { freePort, repositoryRoot, startArgs, startServer, type ServerProcess } from './lib/processes.js';
+import { baselineArgs, freePort, inkwellEnv, repositoryRoot, startArgs, startServer, type ServerProcess } from './lib/processes.js';
 import { median } from './lib/stats.js';
 import { runWrk, warmUp } from './lib/wrk.js';
 
@@ -42,7 +41,6 @@ const ROUNDS = Number(options.rounds);
 const SECONDS = Number(options.seconds);
 const WARMUP = Number(options.warmup);
 const CONNECTIONS = Number(options.connections);
-const JWT_SECRET = 'bench-secret-0123456789abcdef-0123456789abcdef';
 const CORES = availableParallelism();
 const SERVER_CPUS = CORES >= 2 ? String(CORES - 1) : undefined;
 const WRK_CPUS = CORES >= 2 ? '0' : undefined;
@@ -51,55 +49,56 @@ const log = (message: string) => process.stdout.write(`${message}\n`);
 
 const postBody = JSON.stringify({ title: 'A post about nothing much', body: 'Ports, adapters and a little JSON.', authorId: 'bench', published: true });
 
-/** The request the processes are loaded with, once the state it needs exists on `url`. */
-async function prepare(url: string): Promise<{ path: string; script: 'get' | 'post-json'; args: string[]; work: BaselineFixture['work'] }> {
+/** The endpoint the processes are loaded with, once the state it needs exists on `url`. */
+async function prepare(url: string): Promise<Endpoint> {
   const signup = { method: 'POST', path: '/auth/signup', body: JSON.stringify({ email: 'bench@example.com', name: 'Bench', password: 'bench password 0123' }) };
   const { token } = await sendExpecting<{ token: string }>(url, signup, 201);
-  const created = await sendExpecting<{ post: { id: string } }>(url, { method: 'POST', path: '/posts', headers: { Authorization: `Bearer ${token}` }, body: postBody }, 201);
-  switch (options.endpoint) {
+  const authorization = { Authorization: `Bearer ${token}` };
+  const created = await sendExpecting<{ post: { id: string } }>(url, { method: 'POST', path: '/posts', headers: authorization, body: postBody }, 201);
+  const name = options.endpoint as string;
+  switch (name) {
     case 'post':
-      return { path: `/posts/${created.post.id}`, script: 'get', args: [], work: 'stringify' };
+      return { name, call: { method: 'GET', path: `/posts/${created.post.id}` }, work: 'stringify', wrk: { script: 'get', args: [] } };
     case 'list':
-      return { path: '/posts?page=1&perPage=20', script: 'get', args: [], work: 'stringify' };
+      return { name, call: { method: 'GET', path: '/posts?page=1&perPage=20' }, work: 'stringify', wrk: { script: 'get', args: [] } };
     case 'me':
-      return { path: '/me', script: 'get', args: [token], work: 'verify-token' };
-    case 'create':
-      return { path: '/posts', script: 'post-json', args: [postBody, token], work: options['posts-access'] === 'owner' ? 'verify-token-and-parse-body' : 'parse-body' };
+      return { name, call: { method: 'GET', path: '/me', headers: authorization }, work: 'verify-token', wrk: { script: 'get', args: [token] } };
+    case 'create': {
+      const owner = options['posts-access'] === 'owner';
+      return {
+        name,
+        call: { method: 'POST', path: '/posts', headers: authorization, body: postBody },
+        work: owner ? 'verify-token-and-parse-body' : 'parse-body',
+        wrk: { script: 'post-json', args: [postBody, token] },
+      };
+    }
     default:
-      throw new Error(`unknown endpoint ${options.endpoint}: use post, list, me or create`);
+      throw new Error(`unknown endpoint ${name}: use post, list, me or create`);
   }
 }
 
-type Load = Awaited<ReturnType<typeof prepare>>;
-
-const inkwellEnv = { DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: options['log-level'] as string, POSTS_ACCESS: options['posts-access'] as string };
-
 function startInkwell(name: string, cpus?: string): Promise<ServerProcess> {
-  return freePort().then((port) => startServer({ name, args: startArgs(checkout), env: inkwellEnv, readyPath: '/health', cpus }, port));
+  const env = inkwellEnv(options['log-level'], options['posts-access']);
+  return freePort().then((port) => startServer({ name, args: startArgs(checkout), env, readyPath: '/health', cpus }, port));
 }
 
 /**
  * For `--server baseline|hono`: one inkwell process answers the endpoint once, and the servers
  * measured replay that answer (as `pnpm bench` does), each starting fresh.
  */
-async function otherServer(variant: 'baseline' | 'hono'): Promise<{ load: Load; start: (name: string) => Promise<ServerProcess> }> {
+async function otherServer(variant: 'baseline' | 'hono'): Promise<{ endpoint: Endpoint; start: (name: string) => Promise<ServerProcess> }> {
   const inkwell = await startInkwell('inkwell (answers captured)');
-  let load: Load;
-  let fixture: BaselineFixture;
+  const fixturesPath = `${repositoryRoot}bench/results/raw/speeds-fixtures.json`;
+  let endpoint: Endpoint;
   try {
-    load = await prepare(inkwell.url);
-    const method = load.script === 'get' ? 'GET' : 'POST';
-    const headers: Record<string, string> = load.args[0] === undefined ? {} : { Authorization: `Bearer ${load.args.at(-1) as string}` };
-    const call = { method, path: load.path, headers, ...(method === 'POST' ? { body: postBody } : {}) };
-    fixture = await captureFixture(inkwell.url, { name: options.endpoint as string, call, work: load.work, wrk: { script: load.script, args: load.args } });
+    endpoint = await prepare(inkwell.url);
+    mkdirSync(`${repositoryRoot}bench/results/raw`, { recursive: true });
+    writeBaselineFixtures(fixturesPath, [await captureFixture(inkwell.url, endpoint)]);
   } finally {
     await inkwell.stop();
   }
-  mkdirSync(`${repositoryRoot}bench/results/raw`, { recursive: true });
-  const fixturesPath = `${repositoryRoot}bench/results/raw/speeds-fixtures.json`;
-  writeFileSync(fixturesPath, JSON.stringify({ jwtSecret: JWT_SECRET, fixtures: [fixture] }, null, 2));
-  const args = ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath, ...(variant === 'hono' ? ['--hono'] : [])];
-  return { load, start: async (name) => startServer({ name, args, env: {}, readyPath: '/health', cpus: SERVER_CPUS }, await freePort()) };
+  const args = baselineArgs(fixturesPath, variant === 'hono' ? 'hono' : 'node:http');
+  return { endpoint, start: async (name) => startServer({ name, args, env: {}, readyPath: '/health', cpus: SERVER_CPUS }, await freePort()) };
 }
 
 const variant = options.server;
@@ -110,8 +109,8 @@ const figures: { process: number; rps: number; cpuUs: number; roundsCpuUs: numbe
 for (let i = 1; i <= PROCESSES; i++) {
   const server = other ? await other.start(`${variant} ${i}`) : await startInkwell(`inkwell ${i}`, SERVER_CPUS);
   try {
-    const { path, script, args: wrkArgs } = other ? other.load : await prepare(server.url);
-    const run = { url: `${server.url}${path}`, script, args: wrkArgs, connections: CONNECTIONS, cpus: WRK_CPUS };
+    const { call, wrk } = other ? other.endpoint : await prepare(server.url);
+    const run = { url: `${server.url}${call.path}`, script: wrk.script, args: wrk.args, connections: CONNECTIONS, cpus: WRK_CPUS };
     await warmUp(run, WARMUP);
     const rounds: { rps: number; cpuUs: number }[] = [];
     for (let round = 0; round < ROUNDS; round++) {

@@ -1,5 +1,7 @@
-import type { BaselineFixture } from '../baseline-server.js';
+import { writeFileSync } from 'node:fs';
+import type { BaselineFixture, BaselineFixtures } from '../baseline-server.js';
 import { rawExchange, send, type Call } from './http-client.js';
+import { BENCH_JWT_SECRET } from './processes.js';
 
 /** One endpoint of the A/B table: the request and the work the baseline does for it. */
 export interface Endpoint {
@@ -29,6 +31,12 @@ export async function captureFixture(inkwellUrl: string, endpoint: Endpoint): Pr
     body: JSON.parse(reply.text) as unknown,
     work: endpoint.work,
   };
+}
+
+/** Writes the file bench/baseline-server.ts answers from: `fixtures`, and the secret it verifies tokens with. */
+export function writeBaselineFixtures(path: string, fixtures: readonly BaselineFixture[]): void {
+  const file: BaselineFixtures = { jwtSecret: BENCH_JWT_SECRET, fixtures };
+  writeFileSync(path, JSON.stringify(file, null, 2));
 }
 
 /**

@@ -23,6 +23,19 @@ export function startArgs(root: string = repositoryRoot): readonly string[] {
 /** How `pnpm start` runs this checkout's built server. */
 export const inkwellArgs: readonly string[] = startArgs();
 
+/** The JWT secret the benchmarks start inkwell with; the baseline verifies tokens with it too. */
+export const BENCH_JWT_SECRET = 'bench-secret-0123456789abcdef-0123456789abcdef';
+
+/** The environment the benchmarks start inkwell with: the memory store, in production mode. */
+export function inkwellEnv(logLevel = 'info', postsAccess = 'open'): Record<string, string> {
+  return { DB_URL: 'memory:', JWT_SECRET: BENCH_JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel, POSTS_ACCESS: postsAccess };
+}
+
+/** The node arguments that start bench/baseline-server.ts on a fixtures file: the baseline, or with 'hono' the bare Hono diagnostic. */
+export function baselineArgs(fixturesPath: string, variant: 'node:http' | 'hono' = 'node:http'): string[] {
+  return ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath, ...(variant === 'hono' ? ['--hono'] : [])];
+}
+
 /** A server process under test. */
 export interface ServerProcess {
   readonly name: string;
