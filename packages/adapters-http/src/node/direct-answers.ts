@@ -61,6 +61,8 @@ export function installDirectAnswers(alreadySent: Response): DirectAnswers {
     if (body === undefined) return false;
     const { headers, status } = response as Response;
     if (!(headers instanceof LightHeaders)) return false;
+    // Kept apart from the answer with a body: one `end(body ?? undefined)` for both measured
+    // about 35k more instructions per GET under callgrind (bench/instructions.ts), in five runs of five.
     if (body === null) {
       outgoing.writeHead(status, LightHeaders.rawList(headers));
       outgoing.end();
