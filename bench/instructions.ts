@@ -60,25 +60,30 @@ try {
 // What is counted
 
 /**
- * Every server starts from the same state, which inkwell makes itself before the counted window: a
- * fresh memory store gives the same first ids every time, so the author (the first user, whose token
- * the authenticated requests carry) and the post are the same in every counted inkwell, and the
- * baseline's fixtures, captured from an uncounted one, are the same bytes.
+ * Every server starts from the same state, which inkwell makes itself before the counted window:
+ * one author (whose token the authenticated requests carry) and one post of theirs. Ids differ
+ * from process to process (a memory store draws a random prefix for them) but never in length,
+ * so every counted inkwell does the same work, and the baseline, which answers the fixtures
+ * captured from an uncounted inkwell, is sent that inkwell's ids.
  */
-const FIRST_ID = '000000000000000000000001';
+interface State {
+  readonly token: string;
+  readonly authorId: string;
+  readonly postId: string;
+}
 const signup = { email: 'author@example.com', name: 'Author', password: 'counted password' };
-const postBody = JSON.stringify({ title: 'Counted', body: 'x'.repeat(420), authorId: FIRST_ID, published: true });
+const postBody = (authorId: string) => JSON.stringify({ title: 'Counted', body: 'x'.repeat(420), authorId, published: true });
 
-/** The counted endpoints, each with the request (given the author's token) and the baseline's work. */
-const ENDPOINTS: Record<string, (token: string) => Endpoint> = {
-  post: () => ({ name: 'GET /posts/:id', call: { method: 'GET', path: `/posts/${FIRST_ID}` }, work: 'stringify', wrk: { script: 'get', args: [] } }),
+/** The counted endpoints, each with the request (given the state made) and the baseline's work. */
+const ENDPOINTS: Record<string, (state: State) => Endpoint> = {
+  post: ({ postId }) => ({ name: 'GET /posts/:id', call: { method: 'GET', path: `/posts/${postId}` }, work: 'stringify', wrk: { script: 'get', args: [] } }),
   list: () => ({ name: 'GET /posts?page=1&perPage=20', call: { method: 'GET', path: '/posts?page=1&perPage=20' }, work: 'stringify', wrk: { script: 'get', args: [] } }),
-  me: (token) => ({ name: 'GET /me', call: { method: 'GET', path: '/me', headers: { Authorization: `Bearer ${token}` } }, work: 'verify-token', wrk: { script: 'get', args: [token] } }),
-  create: (token) => ({
+  me: ({ token }) => ({ name: 'GET /me', call: { method: 'GET', path: '/me', headers: { Authorization: `Bearer ${token}` } }, work: 'verify-token', wrk: { script: 'get', args: [token] } }),
+  create: ({ token, authorId }) => ({
     name: 'POST /posts',
-    call: { method: 'POST', path: '/posts', headers: { Authorization: `Bearer ${token}` }, body: postBody },
+    call: { method: 'POST', path: '/posts', headers: { Authorization: `Bearer ${token}` }, body: postBody(authorId) },
     work: 'verify-token-and-parse-body',
-    wrk: { script: 'post-json', args: [postBody, token] },
+    wrk: { script: 'post-json', args: [postBody(authorId), token] },
   }),
 };
 const endpointKeys = (values.endpoints as string).split(',');
@@ -100,12 +105,11 @@ const inkwell = (logLevel: string, postsAccess: 'open' | 'owner' = 'open', check
   isInkwell: true,
 });
 
-/** The author's token on `url`, and the post, made as every counted server's state. */
-async function prepare(url: string): Promise<string> {
-  const { token } = await sendExpecting<{ token: string }>(url, { method: 'POST', path: '/auth/signup', body: JSON.stringify(signup) }, 201);
-  const created = await sendExpecting<{ post: { id: string } }>(url, { method: 'POST', path: '/posts', headers: { Authorization: `Bearer ${token}` }, body: postBody }, 201);
-  if (created.post.id !== FIRST_ID) throw new Error(`the first post is ${created.post.id}, expected ${FIRST_ID}`);
-  return token;
+/** The author, their token and their post on `url`: every counted server's state. */
+async function prepare(url: string): Promise<State> {
+  const { token, user } = await sendExpecting<{ token: string; user: { id: string } }>(url, { method: 'POST', path: '/auth/signup', body: JSON.stringify(signup) }, 201);
+  const created = await sendExpecting<{ post: { id: string } }>(url, { method: 'POST', path: '/posts', headers: { Authorization: `Bearer ${token}` }, body: postBody(user.id) }, 201);
+  return { token, authorId: user.id, postId: created.post.id };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,12 +155,12 @@ interface Count {
   readonly allThreads: number;
 }
 
-async function count(variant: Variant, key: string, baselineToken: string): Promise<Count> {
+async function count(variant: Variant, key: string, baselineState: State): Promise<Count> {
   const outDir = `${rawDir}${key}-${variant.name.replace(/\W+/g, '-')}/`;
   const server = await startCounted(variant, outDir);
   let endpoint: Endpoint;
   try {
-    endpoint = (ENDPOINTS[key] as (token: string) => Endpoint)(variant.isInkwell ? await prepare(server.url) : baselineToken);
+    endpoint = (ENDPOINTS[key] as (state: State) => Endpoint)(variant.isInkwell ? await prepare(server.url) : baselineState);
     const call = (): Call => endpoint.call;
     const expected = endpoint.call.method === 'POST' ? 201 : 200;
     await sendMany(server.url, WARMUP, 8, call, expected);
@@ -184,13 +188,13 @@ mkdirSync(rawDir, { recursive: true });
 // The baseline's fixtures, from an uncounted inkwell in the same state: a POST answers a new post
 // each time, so its fixture is the answer to the first one after the state was made.
 const fixturesPath = `${rawDir}fixtures.json`;
-let baselineToken: string;
+let baselineState: State;
 {
   const source = await startServer({ ...inkwell('info'), readyPath: '/health' }, await freePort());
   try {
-    baselineToken = await prepare(source.url);
+    baselineState = await prepare(source.url);
     const fixtures: BaselineFixture[] = [];
-    for (const key of endpointKeys) fixtures.push(await captureFixture(source.url, (ENDPOINTS[key] as (token: string) => Endpoint)(baselineToken)));
+    for (const key of endpointKeys) fixtures.push(await captureFixture(source.url, (ENDPOINTS[key] as (state: State) => Endpoint)(baselineState)));
     writeBaselineFixtures(fixturesPath, fixtures);
   } finally {
     await source.stop();
@@ -208,7 +212,7 @@ const variants: Variant[] = [
 ].filter((variant) => !only || only.test(variant.name));
 
 const counts: Count[] = [];
-for (const key of endpointKeys) for (const variant of variants) counts.push(await count(variant, key, baselineToken));
+for (const key of endpointKeys) for (const variant of variants) counts.push(await count(variant, key, baselineState));
 
 console.log('\n| Endpoint | Server | Instructions per request (main thread) | ÷ baseline |\n|---|---|---:|---:|');
 for (const c of counts) {

@@ -1,5 +1,5 @@
 import { DomainError } from '../shared/errors.js';
-import { sequentialIds } from '../shared/sequential-ids.js';
+import { uniqueIds } from '../shared/unique-ids.js';
 import type { UserRepository } from './ports.js';
 import { endsSession, type NewSession, type Session } from './session.js';
 import type { NewUser, User } from './user.js';
@@ -20,8 +20,8 @@ interface Account {
 export function createInMemoryUserRepository(): UserRepository {
   const byId = new Map<string, Account>();
   const idByEmail = new Map<string, string>();
-  const nextUserId = sequentialIds();
-  const nextSessionId = sequentialIds();
+  const nextUserId = uniqueIds();
+  const nextSessionId = uniqueIds();
 
   const live = (sessions: readonly Session[], now: number) => sessions.filter((session) => session.expiresAt > now);
   const newSession = (session: NewSession): Session =>

@@ -1,4 +1,4 @@
-import { sequentialIds } from '../shared/sequential-ids.js';
+import { uniqueIds } from '../shared/unique-ids.js';
 import { comparePostsNewestFirst, type Post } from './post.js';
 import type { PostRepository } from './ports.js';
 
@@ -68,7 +68,7 @@ export function createInMemoryPostRepository(): PostRepository {
   const byId = new Map<string, Post>();
   const published = sortedPosts();
   const byAuthor = new Map<string, ReturnType<typeof sortedPosts>>();
-  const nextId = sequentialIds();
+  const nextId = uniqueIds();
 
   function authorIndex(authorId: string) {
     let index = byAuthor.get(authorId);

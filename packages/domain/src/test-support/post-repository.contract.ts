@@ -50,6 +50,14 @@ export function describePostRepositoryContract(
       expect(found?.body).toBe(body);
     });
 
+    it('never hands out an id another store handed out: a store over the same data after a restart, or another process', async () => {
+      const before = await posts.insert(newPost());
+      const after = await makeRepository();
+      const again = await after.insert(newPost());
+      expect(again.id).not.toBe(before.id);
+      expect(await after.findById(before.id)).toBeNull();
+    });
+
     it('answers null, false and null for ids that name no post', async () => {
       await posts.insert(newPost());
       for (const id of idsThatNameNothing) {

@@ -69,6 +69,21 @@ export function describeUserRepositoryContract(
         expect(a.session.id).not.toBe(b.session.id);
       });
 
+      it('never hands out an id another store handed out: a store over the same data after a restart, or another process', async () => {
+        const before = await inserted();
+        const startedBefore = await users.startSession(before.user.id, sessionAt(T0 + 1), 20, T0 + 1);
+        // A store made again (for a store kept in memory: a new process with nothing of the
+        // old one) hands out ids of its own, so nothing the earlier ids named is found in it.
+        const after = await makeRepository();
+        const again = await after.insert(newUser(), sessionAt(T0 + 2));
+        const startedAfter = await after.startSession(again.user.id, sessionAt(T0 + 3), 20, T0 + 3);
+        expect(again.user.id).not.toBe(before.user.id);
+        expect([again.session.id, startedAfter?.id]).not.toContain(before.session.id);
+        expect([again.session.id, startedAfter?.id]).not.toContain(startedBefore?.id);
+        expect(await after.findById(before.user.id)).toBeNull();
+        expect((await after.findWithSession(again.user.id, before.session.id, T0 + 3))?.session).toBeNull();
+      });
+
       it('answers null for an e-mail nobody has', async () => {
         await inserted();
         expect(await users.findByEmail('bob@example.com')).toBeNull();
