@@ -1,3 +1,4 @@
+import type { PostAccessMode } from '@inkwell/domain';
 import type { Collection, Db, ObjectId } from 'mongodb';
 
 /** A session as stored inside its user's document. The id is random: tokens carry it, the database never holds a token. */
@@ -64,4 +65,18 @@ export interface AttemptLimitDocument {
 /** The `attemptLimits` collection, typed by its documents. */
 export function attemptLimitsCollection(db: Db): Collection<AttemptLimitDocument> {
   return db.collection<AttemptLimitDocument>('attemptLimits');
+}
+
+/** What the processes serving this database last recorded about how they serve it (see recordPostsAccess). */
+export interface DeploymentDocument {
+  _id: 'postsAccess';
+  /** The posts access mode of the process that started last. */
+  mode: PostAccessMode;
+  /** When it started, in milliseconds since the Unix epoch. */
+  recordedAt: number;
+}
+
+/** The `deployment` collection, typed by its documents. */
+export function deploymentCollection(db: Db): Collection<DeploymentDocument> {
+  return db.collection<DeploymentDocument>('deployment');
 }

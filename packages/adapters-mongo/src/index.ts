@@ -4,3 +4,4 @@ export { MongoAttemptLimiter, type MongoAttemptLimiterOptions } from './mongo-at
 export { connectMongo, pingDatabase, type MongoConnection, type MongoConnectionConfig } from './connect.js';
 export type { Db as MongoDb } from 'mongodb';
 export { ensureIndexes } from './ensure-indexes.js';
+export { recordPostsAccess } from './posts-access-record.js';

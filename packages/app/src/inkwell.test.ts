@@ -1,7 +1,8 @@
 import { fakePasswordHasher, manualClock } from '@inkwell/domain/testing';
+import type { PostAccessMode } from '@inkwell/domain';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readConfig } from './config.js';
-import { createInkwell } from './inkwell.js';
+import { createInkwell, postsAccessChanged } from './inkwell.js';
 import { memoryStore } from './store.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -38,5 +39,28 @@ describe('createInkwell', () => {
     await inkwell.close();
     await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
     expect(sweep).not.toHaveBeenCalled();
+  });
+});
+
+describe('createInkwell, on data last served in another posts access mode', () => {
+  const warnings = async (mode: PostAccessMode, previousPostsAccess: PostAccessMode | null) => {
+    const seen: [object, string | undefined][] = [];
+    const logger = { ...quiet, warn: (fields: object, message?: string) => void seen.push([fields, message]) };
+    const config = readConfig({ DB_URL: 'memory:', JWT_SECRET: 'a-test-secret-of-at-least-32-bytes-long', POSTS_ACCESS: mode });
+    const inkwell = await createInkwell(config, logger, { store: { ...memoryStore(), previousPostsAccess }, hasher: fakePasswordHasher() });
+    await inkwell.close();
+    return seen;
+  };
+
+  it('warns in one line that names both modes and what open mode exposes, and still starts', async () => {
+    expect(await warnings('open', 'owner')).toStrictEqual([[{ postsAccess: 'open', previousPostsAccess: 'owner' }, postsAccessChanged('open', 'owner')]]);
+    expect(postsAccessChanged('open', 'owner')).toMatch(/^POSTS_ACCESS=open, but this database was last served with POSTS_ACCESS=owner\. .*anyone can read and change drafts/);
+    expect(await warnings('owner', 'open')).toStrictEqual([[{ postsAccess: 'owner', previousPostsAccess: 'open' }, postsAccessChanged('owner', 'open')]]);
+  });
+
+  it('says nothing when the mode is the one the data was served with, or nothing is known', async () => {
+    expect(await warnings('owner', 'owner')).toStrictEqual([]);
+    expect(await warnings('open', 'open')).toStrictEqual([]);
+    expect(await warnings('open', null)).toStrictEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { createHttpApp, type Logger } from '@inkwell/adapters-http';
-import { postAccessPolicy, type Clock, type PasswordHasher } from '@inkwell/domain';
+import { postAccessPolicy, type Clock, type PasswordHasher, type PostAccessMode } from '@inkwell/domain';
 import { createAbuseLimits } from './abuse-limits.js';
 import { createBcryptPasswordHasher, type PooledPasswordHasher } from './adapters/bcrypt-password-hasher.js';
 import type { Config } from './config.js';
@@ -22,6 +22,18 @@ export interface InkwellOverrides {
   readonly store?: Store;
 }
 
+/**
+ * The start-up line of a process whose posts access mode differs from the one its database was
+ * last served with: a warning, not a refusal, since switching on purpose must stay possible.
+ */
+export function postsAccessChanged(now: PostAccessMode, before: PostAccessMode): string {
+  return (
+    `POSTS_ACCESS=${now}, but this database was last served with POSTS_ACCESS=${before}. Every process on one database ` +
+    'must use the same mode: while any process runs in open mode, anyone can read and change drafts and write posts ' +
+    'under any author (docs/scale-out.md). Ignore this line if the mode was switched on purpose.'
+  );
+}
+
 /** How often each process drops the sessions that expired from storage (every account's, in one update). */
 const EXPIRED_SESSIONS_SWEEP_MS = 10 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -34,6 +46,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export async function createInkwell(config: Config, logger: Logger, overrides: InkwellOverrides = {}): Promise<Inkwell> {
   const clock = overrides.clock ?? systemClock;
   const store = overrides.store ?? (await openStore(config));
+  const previous = store.previousPostsAccess;
+  if (previous !== null && previous !== config.postsAccess) logger.warn({ postsAccess: config.postsAccess, previousPostsAccess: previous }, postsAccessChanged(config.postsAccess, previous));
   const tokens = await createJoseTokenService(config.jwtSecret, clock);
   // The hashing threads start here, with the server; a substituted hasher belongs to whoever passed it.
   let pool: PooledPasswordHasher | undefined;

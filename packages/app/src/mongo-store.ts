@@ -1,4 +1,5 @@
 import { MongoAttemptLimiter, MongoPostRepository, MongoUserRepository, pingDatabase, type MongoDb } from '@inkwell/adapters-mongo';
+import type { PostAccessMode } from '@inkwell/domain';
 import type { Store } from './store.js';
 
 /**
@@ -6,12 +7,13 @@ import type { Store } from './store.js';
  * asks the database; its `close` leaves the client to whoever opened it. Imported only when
  * MongoDB is used (see store.ts).
  */
-export function mongoStore(db: MongoDb, limitKeySecret: Uint8Array | string): Store {
+export function mongoStore(db: MongoDb, limitKeySecret: Uint8Array | string, previousPostsAccess: PostAccessMode | null = null): Store {
   return {
     users: new MongoUserRepository(db),
     posts: new MongoPostRepository(db),
     attemptLimiter: (rule, clock) => new MongoAttemptLimiter(db, { ...rule, clock, keySecret: limitKeySecret }),
     label: `mongodb (${db.databaseName})`,
+    previousPostsAccess,
     ping: () => pingDatabase(db),
     close: async () => undefined,
   };

@@ -4,6 +4,7 @@ import {
   createInMemoryUserRepository,
   type AttemptLimiter,
   type Clock,
+  type PostAccessMode,
   type PostRepository,
   type UserRepository,
 } from '@inkwell/domain';
@@ -29,6 +30,11 @@ export interface Store {
   attemptLimiter(rule: LimitRule, clock: Clock): AttemptLimiter;
   /** How the listening line names it: `memory` or `mongodb (DB_NAME)`. */
   readonly label: string;
+  /**
+   * The posts access mode (`POSTS_ACCESS`) its data was served with before this process opened
+   * it; null when nothing says (a new memory store, a database no process has served yet).
+   */
+  readonly previousPostsAccess: PostAccessMode | null;
   /** Whether the store answers now; cheap enough for a health check every second. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -45,12 +51,14 @@ export async function openStore(config: Config): Promise<Store> {
 
   // Loaded only for MongoDB: the driver costs ~120 ms of start-up and ~20 MB of memory (BSON
   // allocates a 17 MB buffer on import) that the in-memory store has no use for.
-  const { connectMongo, ensureIndexes } = await import('@inkwell/adapters-mongo');
+  const { connectMongo, ensureIndexes, recordPostsAccess } = await import('@inkwell/adapters-mongo');
   const { mongoStore } = await import('./mongo-store.js');
   let connection;
+  let previousPostsAccess;
   try {
     connection = await connectMongo({ url: config.dbUrl, database: config.dbDatabase });
     await ensureIndexes(connection.db);
+    previousPostsAccess = await recordPostsAccess(connection.db, config.postsAccess, Date.now());
   } catch (error) {
     await connection?.close();
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -61,7 +69,7 @@ export async function openStore(config: Config): Promise<Store> {
     );
   }
   const open = connection;
-  return { ...mongoStore(open.db, limitKeySecret(config.jwtSecret)), close: () => open.close() };
+  return { ...mongoStore(open.db, limitKeySecret(config.jwtSecret), previousPostsAccess), close: () => open.close() };
 }
 
 /** A new in-memory store: users, posts and limits in this process, lost when it stops. */
@@ -71,6 +79,7 @@ export function memoryStore(): Store {
     posts: createInMemoryPostRepository(),
     attemptLimiter: ({ max, windowSeconds }, clock) => createInMemoryAttemptLimiter({ max, windowSeconds, clock }),
     label: 'memory',
+    previousPostsAccess: null,
     ping: async () => true,
     close: async () => undefined,
   };
