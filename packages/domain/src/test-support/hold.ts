@@ -1,0 +1,41 @@
+/** A call held before it runs: `reached` resolves (with its arguments) once it is made, and `release` lets it run. */
+export interface HeldCall<A extends readonly unknown[]> {
+  readonly reached: Promise<A>;
+  release(): void;
+}
+
+/** The names of `T`'s methods. */
+type MethodOf<T> = { [K in keyof T]: T[K] extends (...args: never[]) => unknown ? K : never }[keyof T];
+
+/**
+ * Holds the next call of `target[method]` before it runs, until `release()`: a latch between what
+ * a request checks and what it writes. Hold the write (a repository method, a hasher's work),
+ * wait for `reached`, run another request to the end, release, and the held request goes on
+ * from exactly that point; no timing involved. Only the next call is held: the method is put back
+ * as it was as soon as that call arrives, so holds on one method stack, one per call.
+ */
+export function holdNextCall<T extends object, K extends MethodOf<T>>(
+  target: T,
+  method: K,
+): HeldCall<T[K] extends (...args: infer A) => unknown ? A : never> {
+  type Args = T[K] extends (...args: infer A) => unknown ? A : never;
+  const hadOwn = Object.prototype.hasOwnProperty.call(target, method);
+  const original = target[method] as (...args: Args) => unknown;
+  let arrived!: (args: Args) => void;
+  const reached = new Promise<Args>((resolve) => (arrived = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+
+  const putBack = () => {
+    if (hadOwn) Object.defineProperty(target, method, { value: original, configurable: true, writable: true });
+    else Reflect.deleteProperty(target, method);
+  };
+  const held = async function (this: unknown, ...args: Args): Promise<unknown> {
+    putBack();
+    arrived(args);
+    await released;
+    return original.apply(this, args);
+  };
+  Object.defineProperty(target, method, { value: held, configurable: true, writable: true });
+  return { reached, release };
+}
