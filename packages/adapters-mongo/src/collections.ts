@@ -52,6 +52,8 @@ export function postsCollection(db: Db): Collection<PostDocument> {
  */
 export interface AttemptLimitDocument {
   _id: string;
+  /** A random id of the current window, told apart from the key's earlier and later ones. */
+  window: string;
   /** Attempts counted in the window. */
   count: number;
   /** When the window ends, in milliseconds since the Unix epoch. */
