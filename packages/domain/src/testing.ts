@@ -7,4 +7,4 @@ export {
   type AttemptLimiterContractOptions,
 } from './test-support/attempt-limiter.contract.js';
 export { idsThatNameNothing } from './test-support/ids.js';
-export { holdNextCall, type HeldCall } from './test-support/hold.js';
+export { crossing, holdNextCall, type HeldCall } from './test-support/hold.js';

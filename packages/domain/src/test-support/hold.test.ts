@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { holdNextCall } from './hold.js';
+import { describe, expect, it, vi } from 'vitest';
+import { crossing, holdNextCall } from './hold.js';
 
 class Counter {
   count = 0;
@@ -44,5 +44,24 @@ describe('holdNextCall', () => {
     expect(await b).toBe(2);
     two.release();
     expect(await a).toBe(3);
+  });
+});
+
+describe('crossing', () => {
+  it('runs the second request while the first is held, then lets the first go on and settles as it does', async () => {
+    const counter = new Counter();
+    const order: string[] = [];
+    const first = async () => (order.push('first starts'), await counter.add(1));
+    const second = async () => (order.push('second runs'), await counter.add(10));
+    expect(await crossing(holdNextCall(counter, 'add'), first, second)).toBe(11);
+    expect(order).toEqual(['first starts', 'second runs']);
+  });
+
+  it('fails at once when the first request settles without reaching the hold', async () => {
+    const counter = new Counter();
+    const second = vi.fn(async () => undefined);
+    await expect(crossing(holdNextCall(counter, 'add'), async () => 'done', second)).rejects.toThrow(/without reaching the hold/);
+    await expect(crossing(holdNextCall(counter, 'add'), () => Promise.reject(new Error('refused')), second)).rejects.toThrow('refused');
+    expect(second).not.toHaveBeenCalled();
   });
 });

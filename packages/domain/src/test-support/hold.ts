@@ -39,3 +39,25 @@ export function holdNextCall<T extends object, K extends MethodOf<T>>(
   Object.defineProperty(target, method, { value: held, configurable: true, writable: true });
   return { reached, release };
 }
+
+/**
+ * Two requests crossing: starts `first`, waits until `held` stops it (at the point between its
+ * checks and its write), runs `second` to the end meanwhile, then lets `first` go on; settles as
+ * `first` does. A `first` that settles without reaching the hold fails the crossing at once,
+ * rather than leaving the test waiting.
+ */
+export async function crossing<T>(held: HeldCall<readonly unknown[]>, first: () => Promise<T>, second: () => Promise<unknown>): Promise<T> {
+  const running = first();
+  const missed = running.then(
+    () => Promise.reject(new Error('crossing: the first request finished without reaching the hold')),
+    (error: unknown) => Promise.reject(error instanceof Error ? error : new Error(String(error))),
+  );
+  await Promise.race([held.reached, missed]);
+  missed.catch(() => undefined);
+  try {
+    await second();
+  } finally {
+    held.release();
+  }
+  return running;
+}
