@@ -19,11 +19,29 @@ export interface CreatePostDeps extends AuthenticateDeps {
  * (`input` is the body, or a function that reads it), then the body is validated by the policy's
  * rules for a new post, and the policy names the author. The id and both timestamps are assigned
  * here, never taken from the input.
+ *
+ * A signed-in writer's token is checked again once the post is stored: the body may take its
+ * time, and meanwhile the account may have been deleted or the session ended. Then the post is
+ * taken back and the answer is the one the token gets now (`UserNoLongerExists`, `InvalidToken`),
+ * so no post outlives its author's account: a deletion that starts after this check finds the post
+ * and deletes it, and one that started before it fails the check.
  */
 export async function createPost(deps: CreatePostDeps, input: unknown, credentials: Credentials = NO_CREDENTIALS): Promise<Post> {
   const access = deps.postAccess ?? openPostAccess;
   const writer = access.writer(credentials) ?? (await authenticateCaller(deps, credentials));
   const { title, body, authorId, published } = parseInput(access.newPostSchema, await readInput(input));
   const now = deps.clock.now();
-  return deps.posts.insert({ title, body, authorId: access.authorOf(writer, authorId), published, createdAt: now, updatedAt: now });
+  const post = await deps.posts.insert({ title, body, authorId: access.authorOf(writer, authorId), published, createdAt: now, updatedAt: now });
+  if (writer.kind === 'user') await stillSignedIn(deps, credentials, post);
+  return post;
+}
+
+/** Checks the writer's token again, taking `post` back (and answering the refusal) if it no longer checks out. */
+async function stillSignedIn(deps: CreatePostDeps, credentials: Credentials, post: Post): Promise<void> {
+  try {
+    await authenticateCaller(deps, credentials);
+  } catch (error) {
+    await deps.posts.delete(post.id).catch(() => undefined);
+    throw error;
+  }
 }

@@ -170,13 +170,15 @@ describe('post access: owner', () => {
       ]);
     });
 
-    it('reads the body only once the writer is known', async () => {
-      const { deps, alice, tokens } = await setup(ownerPostAccess);
+    it('reads the body only once the writer is known, and checks the writer again once the post is stored', async () => {
+      const { deps, alice, tokens, posts } = await setup(ownerPostAccess);
       const order: string[] = [];
       const verify = tokens.verify.bind(tokens);
       vi.spyOn(tokens, 'verify').mockImplementation(async (token) => (order.push('credentials'), verify(token)));
+      const insert = posts.insert.bind(posts);
+      vi.spyOn(posts, 'insert').mockImplementation(async (post) => (order.push('insert'), insert(post)));
       await createPost(deps, async () => (order.push('body'), { title: 'T', body: 'B' }), alice);
-      expect(order).toEqual(['credentials', 'body']);
+      expect(order).toEqual(['credentials', 'body', 'insert', 'credentials']);
     });
   });
 
