@@ -25,7 +25,9 @@ export interface UserWithSession {
  * A write whose request's checks no longer hold changes nothing.
  */
 export interface Verified {
+  /** The stored hash a password of the request was checked against (a login's, a current password's). */
   readonly passwordHash?: string;
+  /** What the token the request came with says. */
   readonly token?: TokenClaims;
 }
 

@@ -62,7 +62,9 @@ export function newSession(now: number, rules: SessionRules): NewSession {
 
 /** Which tokens issued without a session an account still accepts (see `UserWithSession`). */
 export interface TokensWithoutSession {
+  /** Since when such tokens are refused; null while they are not. */
   readonly tokensWithoutSessionEndedAt: number | null;
+  /** The issue time of the one accepted in spite of that (the caller of a password change); null when none is. */
   readonly keptTokenWithoutSession: number | null;
 }
 

@@ -1,11 +1,10 @@
-/** A call held before it runs: `reached` resolves (with its arguments) once it is made, and `release` lets it run. */
+/** A call held before it runs. */
 export interface HeldCall<A extends readonly unknown[]> {
+  /** Resolves with the call's arguments once it is made (and held). */
   readonly reached: Promise<A>;
+  /** Lets the held call run. */
   release(): void;
 }
-
-/** The names of `T`'s methods. */
-type MethodOf<T> = { [K in keyof T]: T[K] extends (...args: never[]) => unknown ? K : never }[keyof T];
 
 /**
  * Holds the next call of `target[method]` before it runs, until `release()`: a latch between what
@@ -14,7 +13,7 @@ type MethodOf<T> = { [K in keyof T]: T[K] extends (...args: never[]) => unknown 
  * from exactly that point; no timing involved. Only the next call is held: the method is put back
  * as it was as soon as that call arrives, so holds on one method stack, one per call.
  */
-export function holdNextCall<T extends object, K extends MethodOf<T>>(
+export function holdNextCall<T extends object, K extends { [M in keyof T]: T[M] extends (...args: never[]) => unknown ? M : never }[keyof T]>(
   target: T,
   method: K,
 ): HeldCall<T[K] extends (...args: infer A) => unknown ? A : never> {
