@@ -116,6 +116,15 @@ export function describeAccountRaces(apps: () => CrossingApps): void {
       await expectJson(await other().me(laptop), 200, { user });
     });
 
+    it('ending a session × logout of the others: a session the logout ended ends nothing, 401 Invalid token', async () => {
+      const { laptop, phone } = await aliceOnTwoDevices();
+      const [laptopSession] = (await sessionsOf(laptop)).filter((session) => session.current).map((session) => session.id);
+      const endLaptop = () => held().request(`/me/sessions/${laptopSession}`, { method: 'DELETE', headers: auth(phone) });
+      const othersOut = () => other().send('POST', '/auth/logout', { scope: 'others' }, auth(laptop));
+      await expectError(await crossing(holdNextCall(users(), 'endSessions'), endLaptop, othersOut), 401, 'Invalid token');
+      expect([await me(laptop), await me(phone)]).toEqual([200, 401]);
+    });
+
     it('refresh × logout everywhere: a refresh held meanwhile answers 401 Invalid token, and its session stays ended', async () => {
       const { laptop, phone } = await aliceOnTwoDevices();
       const refresh = () => held().request('/auth/refresh', { method: 'POST', headers: auth(phone) });

@@ -135,14 +135,14 @@ export class MongoUserRepository implements UserRepository {
     });
   }
 
-  /** Keeps the live sessions `which` does not select, in one update; counts the live ones it ended from the document before. */
-  async endSessions(userId: string, which: SessionsToEnd, now: number): Promise<number | null> {
+  /** Keeps the live sessions `which` does not select, in one update whose filter holds `requires`; counts the live ones it ended from the document before. */
+  async endSessions(userId: string, which: SessionsToEnd, now: number, requires?: Verified): Promise<number | null> {
     const _id = toObjectId(userId);
     if (!_id) return null;
     const set: Document = { sessions: { $filter: { input: liveSessions(now), cond: keeps(which) } } };
     if (which.tokensWithoutSession) Object.assign(set, { tokensWithoutSessionEndedAt: now, keptTokenWithoutSession: null });
     return callStore(async () => {
-      const before = await this.#users.findOneAndUpdate({ _id }, [{ $set: set }], {
+      const before = await this.#users.findOneAndUpdate({ _id, ...stillHolds(requires, now) }, [{ $set: set }], {
         returnDocument: 'before',
         projection: { sessions: 1 },
       });

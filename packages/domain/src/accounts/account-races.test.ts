@@ -8,6 +8,7 @@ import { authenticate } from './authenticate.js';
 import { changePassword } from './change-password.js';
 import { bearer, type Credentials } from './credentials.js';
 import { deleteAccount } from './delete-account.js';
+import { endSession } from './end-session.js';
 import { listSessions } from './list-sessions.js';
 import { logIn } from './log-in.js';
 import { logOut } from './log-out.js';
@@ -175,6 +176,16 @@ describe('refresh × logout everywhere', () => {
     expect(answers.filter((answer) => answer === 'InvalidToken')).toHaveLength(19);
     expect(await users.listSessions(userId, clock.now())).toHaveLength(3);
     expect([await works(laptop), await works(phone), await works(legacy)]).toEqual(['ok', 'ok', 'InvalidToken']);
+  });
+});
+
+describe('ending a session × logout of the others', () => {
+  it('refuses to end a session from a session the other request ended meanwhile: Invalid token, nothing ends', async () => {
+    const { deps, users, laptop, phone, works, sessionIds } = await alice();
+    const [laptopSession] = await sessionIds(laptop).then((ids) => ids.slice(-1));
+    const endLaptop = () => endSession(deps, phone, laptopSession as string);
+    expect(await crossed(holdNextCall(users, 'endSessions'), endLaptop, () => logOut(deps, laptop, { scope: 'others' }))).toBe('InvalidToken');
+    expect([await works(laptop), await works(phone)]).toEqual(['ok', 'InvalidToken']);
   });
 });
 

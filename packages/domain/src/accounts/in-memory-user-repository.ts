@@ -108,8 +108,8 @@ export function createInMemoryUserRepository(): UserRepository {
       account.sessions = live(account.sessions, now).map((s) => (s === current ? extended : s));
       return extended;
     },
-    async endSessions(userId, which, now) {
-      const account = byId.get(userId);
+    async endSessions(userId, which, now, requires) {
+      const account = accountWhere(userId, now, requires);
       if (!account) return null;
       const before = live(account.sessions, now);
       account.sessions = before.filter((session) => !endsSession(which, session));

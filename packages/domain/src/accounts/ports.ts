@@ -82,8 +82,11 @@ export interface UserRepository {
   listSessions(userId: string, now: number): Promise<Session[]>;
   /** Moves a live session's expiry to `expiresAt`; null when it is not live (ended, expired, unknown). */
   extendSession(userId: string, sessionId: string, expiresAt: number, now: number): Promise<Session | null>;
-  /** Ends the sessions `which` selects; answers how many live sessions ended, or null when the user is gone. */
-  endSessions(userId: string, which: SessionsToEnd, now: number): Promise<number | null>;
+  /**
+   * Ends the sessions `which` selects; answers how many live sessions ended, or null when the user
+   * is gone or `requires` no longer holds.
+   */
+  endSessions(userId: string, which: SessionsToEnd, now: number, requires?: Verified): Promise<number | null>;
   /**
    * Sets a new password hash and, in the same step, ends every session and every token issued
    * without a session but the `caller`'s (null: all of them). Null when the user is gone, or

@@ -423,6 +423,16 @@ export function describeUserRepositoryContract(
         });
       });
 
+      it("ends sessions only while the caller's token is accepted", async () => {
+        const { user, first, second, other } = await aliceWithTwoSessions();
+        const others = (token: TokenClaims) => ({ sessions: { allExcept: token.sessionId }, tokensWithoutSession: true });
+        expect(await users.endSessions(user.id, others(second), T0 + 2, { token: second })).toBe(1);
+        // The first session ended: its own request to end the others ends nothing.
+        expect(await users.endSessions(user.id, others(first), T0 + 3, { token: first })).toBeNull();
+        expect(await liveIds(user.id, T0 + 3)).toEqual([other.id]);
+        expect((await users.findWithSession(user.id, null, T0 + 3))?.tokensWithoutSessionEndedAt).toBe(T0 + 2);
+      });
+
       it('exchanges a token without a session for a session once, ending every token without a session in the same step', async () => {
         const { user, session } = await inserted();
         const legacy = T0 - 2000;
