@@ -1,5 +1,6 @@
-import type { AuthenticateDeps } from '../accounts/authenticate.js';
-import { authenticateCaller } from '../accounts/caller.js';
+import { authenticate, stillAuthenticated, type AuthenticateDeps } from '../accounts/authenticate.js';
+import { callerOf, type Caller } from '../accounts/caller.js';
+import type { TokenClaims } from '../accounts/ports.js';
 import { NO_CREDENTIALS, type Credentials } from '../accounts/credentials.js';
 import type { Clock } from '../shared/clock.js';
 import { parseInput, readInput } from '../shared/validation.js';
@@ -28,18 +29,20 @@ export interface CreatePostDeps extends AuthenticateDeps {
  */
 export async function createPost(deps: CreatePostDeps, input: unknown, credentials: Credentials = NO_CREDENTIALS): Promise<Post> {
   const access = deps.postAccess ?? openPostAccess;
-  const writer = access.writer(credentials) ?? (await authenticateCaller(deps, credentials));
+  const known = access.writer(credentials);
+  const signedIn = known === null ? await authenticate(deps, credentials) : null;
+  const writer = signedIn ? callerOf(signedIn) : (known as Caller);
   const { title, body, authorId, published } = parseInput(access.newPostSchema, await readInput(input));
   const now = deps.clock.now();
   const post = await deps.posts.insert({ title, body, authorId: access.authorOf(writer, authorId), published, createdAt: now, updatedAt: now });
-  if (writer.kind === 'user') await stillSignedIn(deps, credentials, post);
+  if (signedIn) await stillSignedIn(deps, signedIn.token, post);
   return post;
 }
 
 /** Checks the writer's token again, taking `post` back (and answering the refusal) if it no longer checks out. */
-async function stillSignedIn(deps: CreatePostDeps, credentials: Credentials, post: Post): Promise<void> {
+async function stillSignedIn(deps: CreatePostDeps, token: TokenClaims, post: Post): Promise<void> {
   try {
-    await authenticateCaller(deps, credentials);
+    await stillAuthenticated(deps, token);
   } catch (error) {
     await deps.posts.delete(post.id).catch(() => undefined);
     throw error;
