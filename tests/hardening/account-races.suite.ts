@@ -14,9 +14,9 @@ const TRIES = 50;
 /**
  * The work factor of the password races' bcrypt, on the app's own pool of worker threads: a cost
  * that keeps 50 tries of each within seconds while every hash and check still takes milliseconds
- * off the event loop, the window the races need (at the production cost of 12 the two races take
- * over a minute on two busy cores; without the fix, cost 8 loses 31 to 35 logins of 50 and every
- * pair of password changes).
+ * off the event loop, the window the races need: writes that did not re-check what they verified
+ * lose most of these tries at this cost too. At the production cost of 12 the two races take over
+ * a minute on two busy cores.
  */
 const RACE_BCRYPT_COST = 8;
 const P2 = 'the second passphrase';
@@ -36,11 +36,11 @@ function watchedHasher(inner: PasswordHasher, onHash: () => void): PasswordHashe
 }
 
 /**
- * The issue's reproductions against real servers on sockets, each race tried `TRIES` times and
- * lost none: a login with a replaced password that keeps its session, two password changes in
- * flight that both apply, a post whose slow body outlives its account, refreshes of a token
- * without sid that multiply sessions or outlive a logout everywhere, and a returned attempt that
- * frees room in the next window. Each try is meant to hit its race: a login is sent just as the
+ * A security review's reproductions against real servers on sockets, each race tried `TRIES`
+ * times and lost none: a login with a replaced password that keeps its session, two password
+ * changes in flight that both apply, a post whose slow body outlives its account, refreshes of a
+ * token without sid that multiply sessions or outlive a logout everywhere, and a returned attempt
+ * that frees room in the next window. Each try is meant to hit its race: a login is sent just as the
  * password change it races starts hashing, a body is finished only once the deletion answered,
  * refreshes are sent before and after the logout. The password races run on the app's bcrypt
  * pool (`RACE_BCRYPT_COST`), whose time off the event loop is what opens them; the others on the
