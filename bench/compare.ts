@@ -4,7 +4,8 @@
 // machine. It answers "is this change slower?" where `pnpm bench` answers "how far from bare Node?".
 //
 // Options: --before REV|DIR (required: a revision is checked out into a temporary worktree,
-// installed and built), --endpoints me,post,list,create (all four), --rounds N (5), --seconds S (5),
+// installed and built), --endpoints me,post,list,create,login (the first four; login, which is
+// bcrypt's speed on the server's core, only when asked), --rounds N (5), --seconds S (5),
 // --warmup S (3, as one-second runs), --connections C (50), --posts-access open|owner (open). Writes
 // bench/results/compare.json.
 import { execFileSync } from 'node:child_process';
@@ -29,7 +30,7 @@ const { values: options } = parseArgs({
   },
 });
 if (!options.before) {
-  console.error('usage: tsx bench/compare.ts --before <git revision or built checkout> [--endpoints me,post,list,create]');
+  console.error('usage: tsx bench/compare.ts --before <git revision or built checkout> [--endpoints me,post,list,create,login]');
   process.exit(2);
 }
 const ROUNDS = Number(options.rounds);
@@ -61,13 +62,23 @@ async function startInkwell(name: string, checkout: string): Promise<ServerProce
   return startServer({ name, args, env, readyPath: '/health', cpus: SERVER_CPUS }, await freePort());
 }
 
-/** What each endpoint is: its request, and the wrk script that sends it. */
+/** What each endpoint is: its request, the wrk script that sends it, and how many connections load it (`--connections` unless said). */
 interface Endpoint {
   readonly name: string;
   readonly call: Call;
-  readonly script: 'get' | 'post-json';
+  readonly script: 'get' | 'post-json' | 'rotate-json';
   readonly args: string[];
+  readonly connections?: number;
 }
+
+/**
+ * Accounts that log in in turn, as the login storm of `pnpm bench` does, so each e-mail has at most
+ * one login in flight, far from its limit; over a few connections, since a login is bcrypt's work
+ * (hundreds of milliseconds on the server's one core) and more would only queue for it.
+ */
+const LOGIN_ACCOUNTS = 16;
+const LOGIN_CONNECTIONS = 4;
+const loginBody = (i: number) => JSON.stringify({ email: `login-${i}@example.com`, password: 'bench password 0123' });
 
 const postBody = JSON.stringify({ title: 'A post about nothing much', body: 'Ports, adapters and a little JSON.', authorId: 'bench', published: false });
 
@@ -79,15 +90,27 @@ async function seed(server: ServerProcess): Promise<Endpoint[]> {
   await sendMany(server.url, 200, 8, () => ({ method: 'POST', path: '/posts', headers: authorization, body: postBody.replace('false', 'true') }), 201);
   const { posts } = await sendExpecting<{ posts: { id: string }[] }>(server.url, { method: 'GET', path: '/posts?perPage=100' }, 200);
   const id = posts[50]?.id as string;
+  const logins = Array.from({ length: LOGIN_ACCOUNTS }, (_, i) => loginBody(i));
+  if ((options.endpoints as string).split(',').includes('login')) {
+    const signupOf = (i: number) => ({ ...JSON.parse(loginBody(i)), name: `Login ${i}` }) as Record<string, string>;
+    await sendMany(server.url, LOGIN_ACCOUNTS, 4, (i) => ({ method: 'POST', path: '/auth/signup', body: JSON.stringify(signupOf(i)) }), 201);
+  }
   const all: Record<string, Endpoint> = {
     me: { name: 'GET /me', call: { method: 'GET', path: '/me', headers: authorization }, script: 'get', args: [token] },
     post: { name: 'GET /posts/:id', call: { method: 'GET', path: `/posts/${id}` }, script: 'get', args: [] },
     list: { name: 'GET /posts?page=1&perPage=20', call: { method: 'GET', path: '/posts?page=1&perPage=20' }, script: 'get', args: [] },
     create: { name: 'POST /posts', call: { method: 'POST', path: '/posts', headers: authorization, body: postBody }, script: 'post-json', args: [postBody, token] },
+    login: {
+      name: `POST /auth/login (${LOGIN_ACCOUNTS} accounts in turn over ${LOGIN_CONNECTIONS} connections, bcrypt cost 12)`,
+      call: { method: 'POST', path: '/auth/login', body: logins[0] as string },
+      script: 'rotate-json',
+      args: logins,
+      connections: LOGIN_CONNECTIONS,
+    },
   };
   return (options.endpoints as string).split(',').map((key) => {
     const endpoint = all[key];
-    if (!endpoint) throw new Error(`unknown endpoint ${key}: use me, post, list or create`);
+    if (!endpoint) throw new Error(`unknown endpoint ${key}: use me, post, list, create or login`);
     return endpoint;
   });
 }
@@ -102,7 +125,13 @@ interface Load {
 
 /** What wrk sends to load `endpoint` on `server`. */
 const wrkRun = (server: ServerProcess, endpoint: Endpoint) =>
-  ({ url: `${server.url}${endpoint.call.path}`, script: endpoint.script, args: endpoint.args, connections: CONNECTIONS, cpus: WRK_CPUS }) as const;
+  ({
+    url: `${server.url}${endpoint.call.path}`,
+    script: endpoint.script,
+    args: endpoint.args,
+    connections: endpoint.connections ?? CONNECTIONS,
+    cpus: WRK_CPUS,
+  }) as const;
 
 /** One wrk load of `endpoint` on `server`: requests per second and CPU microseconds per request. */
 async function load(server: ServerProcess, endpoint: Endpoint, seconds: number): Promise<Load> {

@@ -60,8 +60,8 @@ export function trackedSnapshot(store: Store): { store: Store; snapshot(): Promi
           [...ids.users].map(async (id) => {
             const found = await store.users.findWithSession(id, null, 0);
             if (!found) return null;
-            const { tokensWithoutSessionEndedAt } = found;
-            return { ...found.user, sessions: await store.users.listSessions(id, 0), tokensWithoutSessionEndedAt };
+            const { tokensWithoutSessionEndedAt, keptTokenWithoutSession } = found;
+            return { ...found.user, sessions: await store.users.listSessions(id, 0), tokensWithoutSessionEndedAt, keptTokenWithoutSession };
           }),
         )
       ).filter((user) => user !== null),
@@ -396,14 +396,28 @@ function storedSessionIds(user: Record<string, unknown> | undefined): string[] {
   return ((user?.sessions ?? []) as { id: string }[]).map((session) => session.id).sort();
 }
 
-const STORED_USER_FIELDS = new Set(['id', '_id', 'email', 'name', 'passwordHash', 'createdAt', 'updatedAt', 'sessions', 'tokensWithoutSessionEndedAt']);
+const STORED_USER_FIELDS = new Set([
+  'id',
+  '_id',
+  'email',
+  'name',
+  'passwordHash',
+  'createdAt',
+  'updatedAt',
+  'sessions',
+  'tokensWithoutSessionEndedAt',
+  'keptTokenWithoutSession',
+  'deletingUntil',
+]);
 
 /** A stored user holds its own fields and nothing else, each of its type; each session is exactly an id and two times. */
 function expectSaneUser(user: Record<string, unknown>): void {
   expect(Object.keys(user).filter((key) => !STORED_USER_FIELDS.has(key))).toEqual([]);
   expect(user).toMatchObject({ email: expect.any(String), name: expect.any(String), passwordHash: expect.any(String) });
   expect([typeof user.createdAt, typeof user.updatedAt]).toEqual(['number', 'number']);
-  expect(['number', 'undefined'].includes(typeof user.tokensWithoutSessionEndedAt) || user.tokensWithoutSessionEndedAt === null).toBe(true);
+  for (const field of ['tokensWithoutSessionEndedAt', 'keptTokenWithoutSession', 'deletingUntil']) {
+    expect(['number', 'undefined'].includes(typeof user[field]) || user[field] === null).toBe(true);
+  }
   for (const session of user.sessions as Record<string, unknown>[]) {
     expect(Object.keys(session).sort()).toEqual(['createdAt', 'expiresAt', 'id']);
     expect(session).toStrictEqual({ id: expect.any(String), createdAt: expect.any(Number), expiresAt: expect.any(Number) });

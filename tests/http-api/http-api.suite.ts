@@ -1,8 +1,9 @@
 import { describe } from 'vitest';
+import { describeAccountRaces } from './account-races.suite.js';
 import { describeAccountsApi } from './accounts.suite.js';
 import { describeBodyRules } from './bodies.suite.js';
 import { describeRoutingAndFailures } from './failures.suite.js';
-import type { HttpTarget } from './harness.js';
+import { inProcessOnly, type HttpTarget } from './harness.js';
 import { describeListApi } from './list.suite.js';
 import { describeOpenModePosts } from './open-mode.suite.js';
 import { describePostsApi } from './posts.suite.js';
@@ -13,7 +14,8 @@ import { describeSessionsApi } from './sessions.suite.js';
  * owner-mode.suite.ts), written once and run against any target: an app in this process over any
  * store (a manual clock, a fake password hasher, a capturing logger and a store whose methods a
  * test can make fail; a run takes seconds), or real server processes, where everything a client
- * can observe runs and the tests that steer the app from inside (`inProcessOnly`) are left to the
+ * can observe runs and the tests that steer the app from inside (`inProcessOnly`: the clock, the
+ * store's failures, and the requests held between their checks and their writes) are left to the
  * in-process runs.
  */
 export function describeHttpApi(target: HttpTarget): void {
@@ -21,6 +23,7 @@ export function describeHttpApi(target: HttpTarget): void {
     const api = target.use();
     describeAccountsApi(api, target);
     describeSessionsApi(api, target);
+    inProcessOnly(target).describe('with one request held between its checks and its write', () => describeAccountRaces(() => ({ held: api(), other: api() })));
     describePostsApi(api, target);
     describeListApi(api, target);
     describeBodyRules(api, target);

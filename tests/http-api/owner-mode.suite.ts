@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
-import type { HttpTarget } from './harness.js';
+import { describeOwnedPostRaces } from './account-races.suite.js';
+import { inProcessOnly, type HttpTarget } from './harness.js';
 import { describeOwnerChange } from './owner-change.suite.js';
 import { describeOwnerCreate } from './owner-create.suite.js';
 import { describeOwnerCredentials } from './owner-credentials.suite.js';
@@ -25,6 +26,7 @@ export function describeOwnerModeApi(target: HttpTarget): void {
     describeOwnerRead(api, target);
     describeOwnerChange(api, target);
     describeOwnerDelete(api, target);
+    inProcessOnly(target).describe('with one request held between its checks and its write', () => describeOwnedPostRaces(() => ({ held: api(), other: api() })));
     describeOwnPostsList(api, target);
     describeOwnerWalkthrough(api, target);
     describeOpenToOwnerSwitch(api, target);

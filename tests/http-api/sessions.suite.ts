@@ -248,6 +248,18 @@ export function describeSessionsApi(api: () => HttpApi, target: HttpTarget): voi
       expect(await working([tokens[0] as string, token])).toEqual([false, true]);
     });
 
+    it('exchanges a token without sid for a session once: of 20 refreshes one answers 200, the rest 401, and every session stays', async () => {
+      const { user, tokens } = await aliceWithTokens(2);
+      const legacy = await issueTokenWithoutSession(user.id, api().clock, api().clock.now() - 1000);
+      const answers = await Promise.all(Array.from({ length: 20 }, () => api().request('/auth/refresh', { method: 'POST', headers: auth(legacy) })));
+      expect(answers.map((res) => res.status).sort()).toEqual([200, ...Array<number>(19).fill(401)]);
+      const bodies = (await Promise.all(answers.map((res) => res.json()))) as { token?: string }[];
+      const exchanged = bodies.flatMap((body) => (body.token === undefined ? [] : [body.token]));
+      expect(await working([...tokens, ...exchanged, legacy])).toEqual([true, true, true, true, false]);
+      expect(await sessionsOf(tokens[0] as string)).toHaveLength(4);
+      for (const token of tokens) await expectNoContent(await logOut(token));
+    });
+
     it('answers 401 by the GET /me rules', async () => {
       await expectError(await api().request('/auth/refresh', { method: 'POST' }), 401, 'Missing authorization header');
       await expectError(await api().request('/auth/refresh', { method: 'POST', headers: auth('garbage') }), 401, 'Invalid token');
@@ -266,6 +278,19 @@ export function describeSessionsApi(api: () => HttpApi, target: HttpTarget): voi
       expect(await working([...tokens, legacy])).toEqual([false, true, false, false]);
       await expectError(await api().send('POST', '/auth/login', alice), 401, 'Invalid email or password');
       expect(await working([await logIn({ email: alice.email, password: NEW_PASSWORD })])).toEqual([true]);
+    });
+
+    it("keeps the caller working when the change is made with a token without sid; every other token ends", async () => {
+      const { user, tokens } = await aliceWithTokens(1);
+      const caller = await issueTokenWithoutSession(user.id, api().clock, api().clock.now() - 2000);
+      const other = await issueTokenWithoutSession(user.id, api().clock, api().clock.now() - 1000);
+      await expectJson(await change(caller, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }), 200, { user });
+      expect(await working([...tokens, other, caller])).toEqual([false, false, false, true]);
+      await expectJson(await change(caller, { currentPassword: NEW_PASSWORD, newPassword: PASSWORD }), 200, { user });
+      // Logging out everywhere ends it like any other.
+      const fresh = await logIn();
+      await expectNoContent(await logOut(fresh, { scope: 'all' }));
+      expect(await working([caller])).toEqual([false]);
     });
 
     it('answers 403 Current password is incorrect for a wrong one, changing nothing and ending nothing', async () => {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SERVER_TIMEOUTS, type LingerBounds, type ServerTimeouts } from '@inkwell/adapters-http';
 import { createInkwell, readConfig, startServer, type Inkwell, type RunningServer, type Store } from '@inkwell/app';
+import type { PasswordHasher } from '@inkwell/domain';
 import { fakePasswordHasher, manualClock, type ManualClock } from '@inkwell/domain/testing';
 import { expect, vi } from 'vitest';
 import { captureLogger, type CaptureLogger } from './capture-logger.js';
@@ -45,8 +46,8 @@ export interface InProcessOptions {
   readonly timeouts?: Partial<ServerTimeouts>;
   /** The lingering close's bounds. */
   readonly linger?: Partial<LingerBounds>;
-  /** `'real'` for bcrypt (timing and hash tests); fake by default. */
-  readonly hasher?: 'fake' | 'real';
+  /** `'real'` for the app's own bcrypt pool (timing and hash tests), or a hasher of the test's own; fake by default. */
+  readonly hasher?: 'fake' | 'real' | PasswordHasher;
 }
 
 /** Where a child process keeps its data: `DB_URL=memory:`, or a MongoDB (`DB_URL`, and `DB_DATABASE` when given). */
@@ -181,7 +182,7 @@ async function startInProcess({ store, env = {}, timeouts, linger, hasher: which
   const server = await startServer(config, logger, {
     timeouts,
     linger,
-    overrides: { store: counted.store, clock, ...(which === 'real' ? {} : { hasher }) },
+    overrides: { store: counted.store, clock, ...(which === 'real' ? {} : { hasher: typeof which === 'object' ? which : hasher }) },
   });
   return {
     url: server.url,

@@ -23,6 +23,10 @@ export interface UserDocument {
   sessions: SessionDocument[];
   /** Since when tokens issued without a session are refused; absent while they are not. */
   tokensWithoutSessionEndedAt?: number;
+  /** The issue time of the one token without a session accepted in spite of that (a password change's caller); null or absent when none is. */
+  keptTokenWithoutSession?: number | null;
+  /** Until when the account is being deleted (a lease: past it, the account is as it was); null or absent when it is not. */
+  deletingUntil?: number | null;
 }
 
 /** A post as stored: the domain's fields, with the id kept as the document's ObjectId. */
@@ -52,6 +56,8 @@ export function postsCollection(db: Db): Collection<PostDocument> {
  */
 export interface AttemptLimitDocument {
   _id: string;
+  /** A random id of the current window, told apart from the key's earlier and later ones. */
+  window: string;
   /** Attempts counted in the window. */
   count: number;
   /** When the window ends, in milliseconds since the Unix epoch. */

@@ -39,8 +39,8 @@ describeWithMongo('MongoAttemptLimiter', (mongo) => {
     const clock = manualClock();
     const perEmail = limiter({ rule: newRule(), max: 1, clock });
     const perAddress = limiter({ rule: newRule(), max: 1, clock });
-    expect(await perEmail.take('same key')).toEqual({ allowed: true });
-    expect(await perAddress.take('same key')).toEqual({ allowed: true });
+    expect(await perEmail.take('same key')).toEqual({ allowed: true, window: expect.any(String) });
+    expect(await perAddress.take('same key')).toEqual({ allowed: true, window: expect.any(String) });
     expect((await perEmail.take('same key')).allowed).toBe(false);
   });
 
@@ -55,6 +55,7 @@ describeWithMongo('MongoAttemptLimiter', (mongo) => {
       expect(String(document._id)).toMatch(new RegExp(`^${rule}:[A-Za-z0-9_-]{43}$`));
       expect(document).toStrictEqual({
         _id: document._id,
+        window: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
         count: 1,
         endsAt: clock.now() + 60_000,
         expireAt: new Date(clock.now() + 60_000),
@@ -65,6 +66,19 @@ describeWithMongo('MongoAttemptLimiter', (mongo) => {
     // Another secret gives other ids: without the secret, a list of e-mails cannot be matched against them.
     await limiter({ rule, clock, keySecret: 'another secret' }).take(keys[0] as string);
     expect(await mongo().db.collection<{ _id: string }>('attemptLimits').countDocuments({ _id: { $regex: `^${rule}:` } })).toBe(3);
+  });
+
+  it('gives a window to a count stored before windows had ids, and gives attempts back to it', async () => {
+    const clock = manualClock();
+    const rule = newRule();
+    const limits = limiter({ rule, clock, max: 2 });
+    await limits.take('k');
+    await mongo().db.collection<{ _id: string }>('attemptLimits').updateOne({ _id: { $regex: `^${rule}:` } }, { $unset: { window: '' } });
+    const verdict = await limits.take('k');
+    expect(verdict).toEqual({ allowed: true, window: expect.any(String) });
+    await limits.giveBack('k', verdict.allowed ? (verdict.window as string) : '');
+    expect(await limits.take('k')).toEqual(verdict);
+    expect((await limits.take('k')).allowed).toBe(false);
   });
 
   it('takes an attempt in one conditional update, never a read and then a write', async () => {
@@ -84,7 +98,7 @@ describeWithMongo('MongoAttemptLimiter', (mongo) => {
     const connection = await connectMongo({ url: mongo().url, database: mongo().database });
     await connection.close();
     const limits = limiter({}, connection.db);
-    for (const operation of [() => limits.take('k'), () => limits.giveBack('k'), () => limits.reset('k')]) {
+    for (const operation of [() => limits.take('k'), () => limits.giveBack('k', 'w'), () => limits.reset('k')]) {
       const error = await operation().catch((e: unknown) => e);
       expect(isDomainError(error, 'StoreUnavailable')).toBe(true);
     }

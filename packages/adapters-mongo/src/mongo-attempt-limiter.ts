@@ -1,5 +1,5 @@
 import type { AttemptLimiter, AttemptVerdict, Clock } from '@inkwell/domain';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { MongoServerError, type Collection, type Db, type Document } from 'mongodb';
 import { attemptLimitsCollection, type AttemptLimitDocument } from './collections.js';
 import { callStore } from './store-errors.js';
@@ -26,7 +26,9 @@ export interface MongoAttemptLimiterOptions {
 /**
  * An `AttemptLimiter` whose counts live in the `attemptLimits` collection, so every process and
  * instance on the database counts together. One document per rule and key:
- * `{ _id: "<rule>:<HMAC of the key>", count, endsAt, expireAt, allowed }`.
+ * `{ _id: "<rule>:<HMAC of the key>", window, count, endsAt, expireAt, allowed }`, where `window`
+ * is a random id of the window the count belongs to, which `take` answers and `giveBack` names,
+ * so an attempt given back leaves its own window and never a later one.
  *
  * `take` is one `findOneAndUpdate` with an update pipeline and `upsert`: MongoDB applies it to
  * the document atomically, so concurrent takes from any mix of processes are serialised on it
@@ -66,21 +68,21 @@ export class MongoAttemptLimiter implements AttemptLimiter {
       }
     });
     if (document === null) throw new Error('attemptLimits: an upsert returned no document');
-    if (document.allowed) return { allowed: true };
+    if (document.allowed) return { allowed: true, window: document.window };
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((document.endsAt - now) / 1000)) };
   }
 
-  /** Uncounts one attempt; a window left with none is removed, so the next attempt opens a new one. */
-  async giveBack(key: string): Promise<void> {
+  /** Uncounts one attempt from `window` if that is still the key's window; a window left with none is removed, so the next attempt opens a new one. */
+  async giveBack(key: string, window: string): Promise<void> {
     const _id = this.#id(key);
     await callStore(async () => {
       const document = await this.#limits.findOneAndUpdate(
-        { _id, count: { $gt: 0 } },
+        { _id, window: { $eq: window }, count: { $gt: 0 } },
         { $inc: { count: -1 } },
         { returnDocument: 'after' },
       );
       // Conditional, so an attempt another process counted in between keeps the window.
-      if (document !== null && document.count <= 0) await this.#limits.deleteOne({ _id, count: { $lte: 0 } });
+      if (document !== null && document.count <= 0) await this.#limits.deleteOne({ _id, window: { $eq: window }, count: { $lte: 0 } });
     });
   }
 
@@ -91,12 +93,15 @@ export class MongoAttemptLimiter implements AttemptLimiter {
 
   #takeOnce(_id: string, now: number): Promise<AttemptLimitDocument | null> {
     const endsAt = now + this.#windowMs;
+    const newWindow = { $literal: randomBytes(12).toString('base64url') };
     const opensWindow = { $or: [{ $eq: [{ $type: '$endsAt' }, 'missing'] }, { $lte: ['$endsAt', now] }] };
     const pipeline: Document[] = [
       { $set: { opensWindow } },
       { $set: { allowed: { $or: ['$opensWindow', { $lt: ['$count', this.#options.max] }] } } },
       {
         $set: {
+          // A window counted before windows had ids gets one now.
+          window: { $cond: ['$opensWindow', newWindow, { $ifNull: ['$window', newWindow] }] },
           count: { $cond: ['$opensWindow', 1, { $cond: ['$allowed', { $add: ['$count', 1] }, '$count'] }] },
           endsAt: { $cond: ['$opensWindow', endsAt, '$endsAt'] },
           expireAt: { $cond: ['$opensWindow', new Date(endsAt), '$expireAt'] },

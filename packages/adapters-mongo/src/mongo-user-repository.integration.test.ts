@@ -45,7 +45,7 @@ describeWithMongo('MongoUserRepository', (mongo) => {
     expect(new Set(values).size).toBe(values.length);
   });
 
-  it('checks a token with one find, and changes sessions with one command each', async () => {
+  it('checks a token with one find, and changes sessions with one command each, what its request verified included', async () => {
     const { user, session } = await (await emptyRepository()).insert(alice, firstSession);
     const log = await recordCommands(mongo().url, mongo().database);
     try {
@@ -64,6 +64,12 @@ describeWithMongo('MongoUserRepository', (mongo) => {
         'findAndModify',
       ]);
       expect(await commands(() => users.changePassword(user.id, 'h', null, now))).toEqual(['findAndModify']);
+      const token = { userId: user.id, sessionId: session.id, issuedAt: now };
+      expect(await commands(() => users.startSession(user.id, firstSession, 20, now, { passwordHash: 'h' }))).toEqual(['findAndModify']);
+      expect(await commands(() => users.exchangeTokenWithoutSession(user.id, now - 1000, firstSession, 20, now))).toEqual(['findAndModify']);
+      expect(await commands(() => users.changePassword(user.id, 'h2', token, now, { passwordHash: 'h', token }))).toEqual(['findAndModify']);
+      expect(await commands(() => users.update(user.id, { name: 'A', updatedAt: now }, { passwordHash: 'h2', token }))).toEqual(['findAndModify']);
+      expect(await commands(() => users.startDeletion(user.id, now + 60_000, now, { passwordHash: 'h2', token }))).toEqual(['update']);
     } finally {
       await log.close();
     }
@@ -93,6 +99,9 @@ describeWithMongo('MongoUserRepository', (mongo) => {
         expect(await users.endSessions(id, { sessions: 'none', tokensWithoutSession: true }, now)).toBeNull();
         expect(await users.changePassword(id, 'h', null, now)).toBeNull();
         expect(await users.update(id, { name: 'x', updatedAt: now })).toBeNull();
+        expect(await users.exchangeTokenWithoutSession(id, now - 1000, firstSession, 20, now)).toBeNull();
+        expect(await users.startDeletion(id, now + 1, now, {})).toBe(false);
+        await users.cancelDeletion(id);
         expect(await users.delete(id)).toBe(false);
       }
       expect(log.events).toEqual([]);

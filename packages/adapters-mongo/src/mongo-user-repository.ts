@@ -5,10 +5,12 @@ import {
   type NewUser,
   type Session,
   type SessionsToEnd,
+  type TokenClaims,
   type User,
   type UserChanges,
   type UserRepository,
   type UserWithSession,
+  type Verified,
 } from '@inkwell/domain';
 import { randomBytes } from 'node:crypto';
 import { MongoServerError, ObjectId, type Collection, type Db, type Document } from 'mongodb';
@@ -30,6 +32,8 @@ const USER_FIELDS = { email: 1, name: 1, passwordHash: 1, createdAt: 1, updatedA
  * applies an update to a document atomically, so concurrent logins, logouts and refreshes from
  * any number of processes are serialised on it and none overwrites another (a read, then a write
  * of the whole array, would lose sessions). Each pipeline also drops the sessions that expired.
+ * What a write's request verified (`Verified`) is part of that update's filter, so it is checked
+ * by the same atomic step that writes: a filter that no longer matches writes nothing.
  */
 export class MongoUserRepository implements UserRepository {
   readonly #users: Collection<UserDocument>;
@@ -80,33 +84,30 @@ export class MongoUserRepository implements UserRepository {
   async findWithSession(id: string, sessionId: string | null, now: number): Promise<UserWithSession | null> {
     const _id = toObjectId(id);
     if (!_id) return null;
-    const projection: Document = { ...USER_FIELDS, tokensWithoutSessionEndedAt: 1 };
+    const projection: Document = { ...USER_FIELDS, tokensWithoutSessionEndedAt: 1, keptTokenWithoutSession: 1, deletingUntil: 1 };
     if (sessionId !== null) projection.sessions = { $elemMatch: { id: sessionId, expiresAt: { $gt: now } } };
     return callStore(async () => {
       const document = await this.#users.findOne({ _id }, { projection });
-      if (!document) return null;
+      if (!document || (document.deletingUntil ?? 0) > now) return null;
       const session = document.sessions?.[0];
       return {
         user: toUser(document),
         session: session ? toSession(session) : null,
         tokensWithoutSessionEndedAt: document.tokensWithoutSessionEndedAt ?? null,
+        keptTokenWithoutSession: document.keptTokenWithoutSession ?? null,
       };
     });
   }
 
-  /** Appends the session to the live ones and keeps the last `maxPerUser` of them, in one update. */
-  async startSession(userId: string, newSession: NewSession, maxPerUser: number, now: number): Promise<Session | null> {
-    const _id = toObjectId(userId);
-    if (!_id) return null;
-    const session = toSessionDocument(newSession);
-    const sessions = { $slice: [{ $concatArrays: [liveSessions(now), [{ $literal: session }]] }, -Math.max(1, maxPerUser)] };
-    return callStore(async () => {
-      const after = await this.#users.findOneAndUpdate({ _id }, [{ $set: { sessions } }], {
-        returnDocument: 'after',
-        projection: { sessions: { $elemMatch: { id: session.id } } },
-      });
-      return after?.sessions?.[0] ? toSession(session) : null;
-    });
+  /** Appends the session to the live ones and keeps the last `maxPerUser` of them, in one update whose filter holds `requires`. */
+  async startSession(userId: string, newSession: NewSession, maxPerUser: number, now: number, requires?: Verified): Promise<Session | null> {
+    return this.#start(userId, newSession, maxPerUser, now, requires, {});
+  }
+
+  /** `startSession` while the token is accepted, ending every token without a session in the same update. */
+  async exchangeTokenWithoutSession(userId: string, issuedAt: number, newSession: NewSession, maxPerUser: number, now: number): Promise<Session | null> {
+    const token: TokenClaims = { userId, sessionId: null, issuedAt };
+    return this.#start(userId, newSession, maxPerUser, now, { token }, { tokensWithoutSessionEndedAt: now, keptTokenWithoutSession: null });
   }
 
   /** The live sessions, newest first. */
@@ -134,14 +135,14 @@ export class MongoUserRepository implements UserRepository {
     });
   }
 
-  /** Keeps the live sessions `which` does not select, in one update; counts the live ones it ended from the document before. */
-  async endSessions(userId: string, which: SessionsToEnd, now: number): Promise<number | null> {
+  /** Keeps the live sessions `which` does not select, in one update whose filter holds `requires`; counts the live ones it ended from the document before. */
+  async endSessions(userId: string, which: SessionsToEnd, now: number, requires?: Verified): Promise<number | null> {
     const _id = toObjectId(userId);
     if (!_id) return null;
     const set: Document = { sessions: { $filter: { input: liveSessions(now), cond: keeps(which) } } };
-    if (which.tokensWithoutSession) set.tokensWithoutSessionEndedAt = now;
+    if (which.tokensWithoutSession) Object.assign(set, { tokensWithoutSessionEndedAt: now, keptTokenWithoutSession: null });
     return callStore(async () => {
-      const before = await this.#users.findOneAndUpdate({ _id }, [{ $set: set }], {
+      const before = await this.#users.findOneAndUpdate({ _id, ...stillHolds(requires, now) }, [{ $set: set }], {
         returnDocument: 'before',
         projection: { sessions: 1 },
       });
@@ -151,34 +152,49 @@ export class MongoUserRepository implements UserRepository {
     });
   }
 
-  /** Sets the hash and keeps only the live `keepSessionId`, ending sessionless tokens, in one update. */
-  async changePassword(userId: string, passwordHash: string, keepSessionId: string | null, now: number): Promise<User | null> {
+  /** Sets the hash and keeps only the caller's live session or token without one, in one update whose filter holds `requires`. */
+  async changePassword(userId: string, passwordHash: string, caller: TokenClaims | null, now: number, requires?: Verified): Promise<User | null> {
     const _id = toObjectId(userId);
     if (!_id) return null;
-    const sessions = { $filter: { input: liveSessions(now), cond: { $eq: ['$$this.id', { $literal: keepSessionId }] } } };
+    const keptSessionId = caller?.sessionId ?? null;
+    const keptToken = caller !== null && caller.sessionId === null ? caller.issuedAt : null;
+    const sessions = { $filter: { input: liveSessions(now), cond: { $eq: ['$$this.id', { $literal: keptSessionId }] } } };
+    const set = { passwordHash: { $literal: passwordHash }, updatedAt: now, tokensWithoutSessionEndedAt: now, keptTokenWithoutSession: keptToken, sessions };
     return callStore(async () => {
-      const after = await this.#users.findOneAndUpdate(
-        { _id },
-        [{ $set: { passwordHash: { $literal: passwordHash }, updatedAt: now, tokensWithoutSessionEndedAt: now, sessions } }],
-        { returnDocument: 'after', projection: USER_FIELDS },
-      );
+      const after = await this.#users.findOneAndUpdate({ _id, ...stillHolds(requires, now) }, [{ $set: set }], {
+        returnDocument: 'after',
+        projection: USER_FIELDS,
+      });
       return after && toUser(after);
     });
   }
 
-  /** Sets the given fields in one update; a taken e-mail is `DomainError('EmailAlreadyInUse')`. */
-  async update(userId: string, changes: UserChanges): Promise<User | null> {
+  /** Sets the given fields in one update whose filter holds `requires`; a taken e-mail is `DomainError('EmailAlreadyInUse')`. */
+  async update(userId: string, changes: UserChanges, requires?: Verified): Promise<User | null> {
     const _id = toObjectId(userId);
     if (!_id) return null;
     const set: Partial<Pick<UserDocument, 'name' | 'email' | 'updatedAt'>> = { updatedAt: changes.updatedAt };
     if (changes.name !== undefined) set.name = changes.name;
     if (changes.email !== undefined) set.email = changes.email;
+    const filter = { _id, ...stillHolds(requires, changes.updatedAt) };
     return callStore(async () => {
-      const after = await emailTakenAs(
-        this.#users.findOneAndUpdate({ _id }, { $set: set }, { returnDocument: 'after', projection: USER_FIELDS }),
-      );
+      const after = await emailTakenAs(this.#users.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after', projection: USER_FIELDS }));
       return after && toUser(after);
     });
+  }
+
+  /** Sets `deletingUntil` in one update whose filter holds `requires`. */
+  async startDeletion(userId: string, until: number, now: number, requires: Verified): Promise<boolean> {
+    const _id = toObjectId(userId);
+    if (!_id) return false;
+    return callStore(async () => (await this.#users.updateOne({ _id, ...stillHolds(requires, now) }, { $set: { deletingUntil: until } })).matchedCount === 1);
+  }
+
+  /** Removes `deletingUntil`. */
+  async cancelDeletion(userId: string): Promise<void> {
+    const _id = toObjectId(userId);
+    if (!_id) return;
+    await callStore(() => this.#users.updateOne({ _id }, { $unset: { deletingUntil: '' } }));
   }
 
   /** Deletes the user's document, and with it its sessions. */
@@ -188,10 +204,49 @@ export class MongoUserRepository implements UserRepository {
     return callStore(async () => (await this.#users.deleteOne({ _id })).deletedCount === 1);
   }
 
+  /**
+   * Appends the session to the live ones and keeps the last `maxPerUser` of them, setting `also`,
+   * in one update whose filter holds `requires`; the session, or null when nothing matched or the
+   * bound ended it at once.
+   */
+  async #start(userId: string, newSession: NewSession, maxPerUser: number, now: number, requires: Verified | undefined, also: Document): Promise<Session | null> {
+    const _id = toObjectId(userId);
+    if (!_id) return null;
+    const session = toSessionDocument(newSession);
+    const sessions = { $slice: [{ $concatArrays: [liveSessions(now), [{ $literal: session }]] }, -Math.max(1, maxPerUser)] };
+    return callStore(async () => {
+      const after = await this.#users.findOneAndUpdate({ _id, ...stillHolds(requires, now) }, [{ $set: { ...also, sessions } }], {
+        returnDocument: 'after',
+        projection: { sessions: { $elemMatch: { id: session.id } } },
+      });
+      return after?.sessions?.[0] ? toSession(session) : null;
+    });
+  }
+
   /** Pulls the expired sessions out of every document that has one (found through the `sessions.expiresAt` index). */
   async removeExpiredSessions(now: number): Promise<void> {
     await callStore(() => this.#users.updateMany({ 'sessions.expiresAt': { $lte: now } }, { $pull: { sessions: { expiresAt: { $lte: now } } } }));
   }
+}
+
+/**
+ * What a write's filter adds for `requires` (nothing without it): no deletion under way at `now`,
+ * the password hash the request verified, and its token still accepted, by the rules of
+ * `findWithSession` and `acceptsTokenWithoutSession`. Values are compared with `$eq`, so none of
+ * them can read as an operator.
+ */
+function stillHolds(requires: Verified | undefined, now: number): Document {
+  if (requires === undefined) return {};
+  const filter: Document = { deletingUntil: { $not: { $gt: now } } };
+  if (requires.passwordHash !== undefined) filter.passwordHash = { $eq: requires.passwordHash };
+  const { token } = requires;
+  if (token === undefined) return filter;
+  if (token.sessionId !== null) {
+    filter.sessions = { $elemMatch: { id: { $eq: token.sessionId }, expiresAt: { $gt: now } } };
+  } else {
+    filter.$or = [{ tokensWithoutSessionEndedAt: { $not: { $gte: token.issuedAt } } }, { keptTokenWithoutSession: { $eq: token.issuedAt } }];
+  }
+  return filter;
 }
 
 /** The stored sessions still live at `now`, as an aggregation expression. */

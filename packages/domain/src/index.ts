@@ -10,12 +10,13 @@ export type { Clock } from './shared/clock.js';
 
 // Accounts: entities, sessions and ports
 export type { User, NewUser, PublicUser, SignedIn } from './accounts/user.js';
-export type { Session, NewSession, PublicSession, SessionRules, SessionsToEnd } from './accounts/session.js';
-export { DEFAULT_SESSION_RULES, TOKEN_LIFETIME_MS, endsSession } from './accounts/session.js';
+export type { Session, NewSession, PublicSession, SessionRules, SessionsToEnd, TokensWithoutSession } from './accounts/session.js';
+export { DEFAULT_SESSION_RULES, TOKEN_LIFETIME_MS, acceptsTokenWithoutSession, endsSession } from './accounts/session.js';
 export type {
   UserRepository,
   UserWithSession,
   UserChanges,
+  Verified,
   PasswordHasher,
   TokenService,
   TokenClaims,
@@ -59,7 +60,7 @@ export { endSession, type EndSessionDeps } from './accounts/end-session.js';
 export { refreshSession, type RefreshSessionDeps } from './accounts/refresh-session.js';
 export { changePassword, type ChangePasswordDeps } from './accounts/change-password.js';
 export { updateAccount, type UpdateAccountDeps } from './accounts/update-account.js';
-export { deleteAccount, type DeleteAccountDeps } from './accounts/delete-account.js';
+export { ACCOUNT_DELETION_LEASE_MS, deleteAccount, type DeleteAccountDeps } from './accounts/delete-account.js';
 
 // Accounts: in-memory adapters
 export { createInMemoryUserRepository } from './accounts/in-memory-user-repository.js';

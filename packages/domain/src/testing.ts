@@ -7,3 +7,4 @@ export {
   type AttemptLimiterContractOptions,
 } from './test-support/attempt-limiter.contract.js';
 export { idsThatNameNothing } from './test-support/ids.js';
+export { crossing, holdNextCall, type HeldCall } from './test-support/hold.js';

@@ -40,4 +40,20 @@ describe('clientAddressResolver', () => {
     expect(await resolve(true, '203.0.113.9, not-an-ip')).toBeUndefined();
     expect(await resolve(true, '')).toBeUndefined();
   });
+
+  it('takes the address from an entry with a port, and from an IPv6 address in brackets', async () => {
+    expect(await resolve(true, '10.0.0.1, 203.0.113.9:5678')).toBe('203.0.113.9');
+    expect(await resolve(true, '[2001:db8:1:2::7]:443')).toBe('2001:db8:1:2::/64');
+    expect(await resolve(true, '[2001:db8:1:2::7]')).toBe('2001:db8:1:2::/64');
+    expect(await resolve(true, '[::ffff:203.0.113.9]:80')).toBe('203.0.113.9');
+    // Clients with different ports are one client; an IPv6 address is never cut at a colon.
+    expect(await resolve(true, '203.0.113.9:1')).toBe(await resolve(true, '203.0.113.9:65535'));
+    expect(await resolve(true, '2001:db8::1:443')).toBe('2001:db8:0:0::/64');
+  });
+
+  it('falls back to the socket for entries that only look like an address with a port', async () => {
+    for (const entry of ['203.0.113.9:', '203.0.113.9:port', '[2001:db8::1]:', '[2001:db8::1', '[not-an-ip]:80', '[]:80', ':80', '203.0.113.9:123456']) {
+      expect(await resolve(true, entry)).toBeUndefined();
+    }
+  });
 });

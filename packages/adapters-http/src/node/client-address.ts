@@ -7,19 +7,34 @@ import { socketAddress } from './node-bindings.js';
  * socket's peer address. With `trustProxy`, it is the right-most `X-Forwarded-For` entry: the
  * address the proxy in front of inkwell saw and appended. Entries to its left were sent by the
  * client and can be anything, so trusting the left-most one would let every request pick its
- * own address and walk around the limit. An entry that is not an IP address falls back to
- * the socket. IPv6 clients are grouped by their /64 prefix, since one client usually holds a
- * whole /64; IPv4-mapped IPv6 addresses count as the IPv4 address they map.
+ * own address and walk around the limit. Proxies that append the client's port write
+ * `1.2.3.4:5678` or `[2001:db8::1]:443`, and an IPv6 address may come in brackets without one:
+ * the address is taken from each form. An entry that is not an IP address falls back to the
+ * socket. IPv6 clients are grouped by their /64 prefix, since one client usually holds a whole
+ * /64; IPv4-mapped IPv6 addresses count as the IPv4 address they map.
  */
 export function clientAddressResolver(trustProxy: boolean): (c: Context) => string | undefined {
   return (c) => {
     const socket = socketAddress(c);
     if (trustProxy) {
       const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
-      if (forwarded !== undefined && isIP(stripZone(forwarded)) !== 0) return addressKey(forwarded);
+      const address = forwarded === undefined ? undefined : withoutPort(forwarded);
+      if (address !== undefined && isIP(stripZone(address)) !== 0) return addressKey(address);
     }
     return socket === undefined ? undefined : addressKey(socket);
   };
+}
+
+/**
+ * The address of an `X-Forwarded-For` entry without the port a proxy may have appended:
+ * `[v6]` or `[v6]:port` gives the address in the brackets, `v4:port` the part before the
+ * colon; anything else (a plain IPv4 or IPv6 address) is left as it is.
+ */
+function withoutPort(entry: string): string {
+  const bracketed = /^\[([^\]]*)\](?::\d{1,5})?$/.exec(entry);
+  if (bracketed) return bracketed[1] as string;
+  const v4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(entry);
+  return v4WithPort ? (v4WithPort[1] as string) : entry;
 }
 
 /** The limiter key for an address: IPv4 as is, IPv4-mapped IPv6 as IPv4, other IPv6 as its /64. */

@@ -56,7 +56,7 @@ const noContent = (description: string): OpenApiResponse => ({ description });
 
 /** The 403 of a change that needs the current password. */
 const wrongPassword = errorResponse(
-  'The current password is wrong. Nothing changes, and it counts as a failed login of the account\'s e-mail (past the login limits: 429).',
+  'The current password is wrong, or another request through the same session replaced it meanwhile. Nothing changes; a wrong one counts as a failed login of the account\'s e-mail (past the login limits: 429).',
   ['CurrentPasswordIncorrect'],
 );
 
@@ -150,7 +150,7 @@ export const accountRoutes = RouteTable.empty()
         operationId: 'refreshSession',
         summary: 'Refresh the session',
         description:
-          "A new 7-day token of the caller's session. The session then lives until that token expires, but never past 30 days after its login (`SESSION_MAX_AGE_DAYS`); past that, 401. Older tokens of the session keep working until their own expiry or the session's end. A token issued without a session starts one, aged from that token's issue.",
+          "A new 7-day token of the caller's session. The session then lives until that token expires, but never past 30 days after its login (`SESSION_MAX_AGE_DAYS`); past that, 401. Older tokens of the session keep working until their own expiry or the session's end. A token issued without a session is exchanged for a session once, aged from that token's issue: every token issued without a session then ends.",
         responses: withNoStore({
           '200': json('The new token and the account.', ref('SignedIn')),
           '401': tokenRequired,
@@ -168,7 +168,7 @@ export const accountRoutes = RouteTable.empty()
         operationId: 'changePassword',
         summary: 'Change the password',
         description:
-          "Needs the current password. Every other session of the account ends (tokens issued without a session too); the caller's continues, and only the new password logs in from then on.",
+          "Needs the current password. Every other session of the account ends (tokens issued without a session too); the caller's session, or token, continues, and only the new password logs in from then on. A change whose session ended, or whose current password was replaced, while it ran changes nothing (401, 403).",
         responses: withNoStore({
           '200': json('The password changed.', schema(UserEnvelopeSchema)),
           '400': badRequest({ currentPassword: '', newPassword: 'short' }),
@@ -233,7 +233,7 @@ export const accountRoutes = RouteTable.empty()
         operationId: 'deleteMe',
         summary: 'Delete the account',
         description:
-          "Needs the current password. Deletes the account, every session of it and every post whose `authorId` is its id; its tokens then answer 401 `User no longer exists`, and its e-mail can sign up again. If the server fails midway (500 or 503), the account is either still there, with its tokens working, and the same request can be sent again, or gone.",
+          "Needs the current password. Deletes the account, every session of it and every post whose `authorId` is its id; its tokens then answer 401 `User no longer exists`, and its e-mail can sign up again. A deletion whose session ended, or whose current password was replaced, while it ran deletes nothing (401, 403). If the server fails midway (500 or 503), the account is either back as it was, with its tokens working, and the same request can be sent again, or gone.",
         responses: withNoStore({
           '204': noContent('The account and its posts are deleted.'),
           '400': badRequest({}),

@@ -118,7 +118,7 @@ const ownerAccess: PostsAccessDocs = {
   notFound: errorResponse("No post has that id, or it is another user's draft (a draft exists for its author only).", ['PostNotFound']),
   create: {
     description:
-      "Stores a new post by the caller; the id and both times are assigned by the service. Needs a token, checked before the body is read. `authorId` may be left out: the post is stored under the caller's user id, and an `authorId` naming anyone else is 403.",
+      "Stores a new post by the caller; the id and both times are assigned by the service. Needs a token, checked before the body is read and again once the post is stored: if the account was deleted or the session ended meanwhile, the post is taken back and the answer is 401. `authorId` may be left out: the post is stored under the caller's user id, and an `authorId` naming anyone else is 403.",
     example: { title: 'Hello', body: 'First post', published: true },
     failures: { '403': errorResponse("`authorId` is sent and is not the caller's own user id.", ['AuthorIdNotYours']) },
   },

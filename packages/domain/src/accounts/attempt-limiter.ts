@@ -1,8 +1,12 @@
 import { DomainError } from '../shared/errors.js';
 
-/** What `AttemptLimiter.take` decided: counted and allowed, or refused with the wait until a retry can succeed. */
+/**
+ * What `AttemptLimiter.take` decided: counted and allowed, with the window that counted it (for
+ * `giveBack`; absent when nothing was counted, the rule being off), or refused with the wait until
+ * a retry can succeed.
+ */
 export type AttemptVerdict =
-  | { readonly allowed: true }
+  | { readonly allowed: true; readonly window?: string }
   | { readonly allowed: false; readonly retryAfterSeconds: number };
 
 /**
@@ -12,7 +16,8 @@ export type AttemptVerdict =
  * Every implementation means the same (`describeAttemptLimiterContract` in
  * `@inkwell/domain/testing` checks it): a fixed window per key, opened by the key's first
  * attempt, allows `max` attempts until it ends; a refused attempt is not counted; the wait
- * reported is the time left in the window. `createInMemoryAttemptLimiter` counts in one
+ * reported is the time left in the window; an attempt given back is uncounted from the window that
+ * counted it, never from a later one. `createInMemoryAttemptLimiter` counts in one
  * process; an implementation over a shared store (the MongoDB adapter's) makes every process on
  * that store count together.
  */
@@ -22,8 +27,12 @@ export interface AttemptLimiter {
    * attempts cannot all slip through a check-then-count gap). A refused attempt is not counted.
    */
   take(key: string): Promise<AttemptVerdict>;
-  /** Uncounts one attempt taken for `key` that turned out not to count (a correct login, a store failure). */
-  giveBack(key: string): Promise<void>;
+  /**
+   * Uncounts one attempt taken for `key` that turned out not to count (a correct login, a store
+   * failure), from `window`, the window `take` said counted it; nothing when that window has ended
+   * or was reset since, so an attempt never frees room in a later window than its own.
+   */
+  giveBack(key: string, window: string): Promise<void>;
   /** Forgets every attempt counted for `key`. */
   reset(key: string): Promise<void>;
 }
@@ -32,6 +41,11 @@ export interface AttemptLimiter {
 export interface LimitedKey {
   readonly limiter: AttemptLimiter;
   readonly key: string;
+}
+
+/** One attempt taken: the limiter, the key, and the window that counted it. */
+export interface TakenAttempt extends LimitedKey {
+  readonly window: string;
 }
 
 /** The pair to take, or nothing when the rule is off (no limiter) or the key is unknown (no client address). */
@@ -44,10 +58,10 @@ export function limitedKey(limiter: AttemptLimiter | undefined, key: string | un
  * given back and `TooManyAttempts` is thrown with that limiter's wait; if one fails (its store
  * is unreachable), they are given back and its error is thrown, so the caller answers without
  * checking anything: a limit that cannot be counted never lets an attempt through. Returns what
- * was taken, for `giveBackAttempts`.
+ * was taken (counted), for `giveBackAttempts`.
  */
-export async function takeAttempts(keys: readonly (LimitedKey | undefined)[]): Promise<LimitedKey[]> {
-  const taken: LimitedKey[] = [];
+export async function takeAttempts(keys: readonly (LimitedKey | undefined)[]): Promise<TakenAttempt[]> {
+  const taken: TakenAttempt[] = [];
   try {
     for (const entry of keys) {
       if (entry === undefined) continue;
@@ -55,7 +69,7 @@ export async function takeAttempts(keys: readonly (LimitedKey | undefined)[]): P
       if (!verdict.allowed) {
         throw new DomainError('TooManyAttempts', undefined, { retryAfterSeconds: verdict.retryAfterSeconds });
       }
-      taken.push(entry);
+      if (verdict.window !== undefined) taken.push({ ...entry, window: verdict.window });
     }
   } catch (error) {
     await giveBackAttempts(taken);
@@ -69,8 +83,8 @@ export async function takeAttempts(keys: readonly (LimitedKey | undefined)[]): P
  * back (its store just went away) leaves that attempt counted, which errs on the strict side,
  * and the caller's own outcome is what the client hears.
  */
-export async function giveBackAttempts(taken: readonly LimitedKey[]): Promise<void> {
-  await Promise.allSettled(taken.map(({ limiter, key }) => limiter.giveBack(key)));
+export async function giveBackAttempts(taken: readonly TakenAttempt[]): Promise<void> {
+  await Promise.allSettled(taken.map(({ limiter, key, window }) => limiter.giveBack(key, window)));
 }
 
 /** Forgets the count of `entry`'s key, best effort like `giveBackAttempts`. */

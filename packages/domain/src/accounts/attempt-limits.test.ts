@@ -6,6 +6,7 @@ import { createInMemoryAttemptLimiter } from './in-memory-attempt-limiter.js';
 import { createInMemoryUserRepository } from './in-memory-user-repository.js';
 import { logIn } from './log-in.js';
 import { signUp } from './sign-up.js';
+import { holdNextCall } from '../test-support/hold.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -92,6 +93,18 @@ describe('logIn brute-force limits', () => {
     expect(await outcome(logIn(deps, { email: 'guess9@example.com', password: 'x' }, from('203.0.113.9')))).toBe('InvalidCredentials');
     expect(await outcome(logIn(deps, { email: 'bob@example.com', password: PASSWORD }, from('203.0.113.9')))).toBe('TooManyAttempts 900s');
     expect(await outcome(logIn(deps, { email: 'bob@example.com', password: PASSWORD }, from('198.51.100.1')))).toBe('ok');
+  });
+
+  it('gives a correct login\'s attempt back to its own window: one whose window ended while it ran frees nothing in the next', async () => {
+    const { deps, clock } = await setup({ perAddress: 3 });
+    const held = holdNextCall(deps.hasher, 'verify');
+    const login = logIn(deps, { email: 'alice@example.com', password: PASSWORD }, from('203.0.113.9'));
+    await held.reached;
+    clock.advance(900_000);
+    for (let i = 0; i < 3; i++) expect(await outcome(logIn(deps, { email: 'bob@example.com', password: 'wrong' }, from('203.0.113.9')))).toBe('InvalidCredentials');
+    held.release();
+    expect(await outcome(login)).toBe('ok');
+    expect(await outcome(logIn(deps, { email: 'bob@example.com', password: 'wrong' }, from('203.0.113.9')))).toBe('TooManyAttempts 900s');
   });
 
   it('never blocks a correct login because of failures on another e-mail below the address limit', async () => {

@@ -12,7 +12,11 @@ describe('authenticate: the GET /me rules, in their order', () => {
     const { deps, users, signedIn } = await aliceSignedUp();
     const [session] = await users.listSessions(signedIn.user.id, deps.clock.now());
     const found = await authenticate(deps, bearer(signedIn.token));
-    expect(found).toStrictEqual({ user: await users.findById(signedIn.user.id), session, tokenIssuedAt: deps.clock.now() });
+    expect(found).toStrictEqual({
+      user: await users.findById(signedIn.user.id),
+      session,
+      token: { userId: signedIn.user.id, sessionId: session?.id, issuedAt: deps.clock.now() },
+    });
   });
 
   it('refuses a missing token (null) with MissingAuthorization, without verifying anything', async () => {
@@ -76,7 +80,7 @@ describe('authenticate: the GET /me rules, in their order', () => {
   it('accepts a token without a session until the account ends such tokens, then refuses it', async () => {
     const { deps, users, tokens, clock, signedIn } = await aliceSignedUp();
     const legacy = tokens.issueWithoutSession(signedIn.user.id, clock.now() - 1000);
-    expect(await authenticate(deps, bearer(legacy))).toMatchObject({ session: null, tokenIssuedAt: clock.now() - 1000 });
+    expect(await authenticate(deps, bearer(legacy))).toMatchObject({ session: null, token: { sessionId: null, issuedAt: clock.now() - 1000 } });
     clock.advance(1);
     await users.endSessions(signedIn.user.id, { sessions: 'none', tokensWithoutSession: true }, clock.now());
     expect((await rejection(authenticate(deps, bearer(legacy)))).code).toBe('InvalidToken');

@@ -1,4 +1,4 @@
-import { authenticate, type AuthenticateDeps } from './authenticate.js';
+import { authenticate, type AuthenticateDeps, type Authenticated } from './authenticate.js';
 import type { Credentials } from './credentials.js';
 
 /** Who sends a request: someone who presented no credentials, or a user whose token checked out. */
@@ -9,6 +9,10 @@ export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
 
 /** The user whose credentials were presented, by the `GET /me` rules (`authenticate`). */
 export async function authenticateCaller(deps: AuthenticateDeps, credentials: Credentials): Promise<Caller> {
-  const { user } = await authenticate(deps, credentials);
+  return callerOf(await authenticate(deps, credentials));
+}
+
+/** The caller an authenticated request comes from. */
+export function callerOf({ user }: Authenticated): Caller {
   return { kind: 'user', userId: user.id };
 }

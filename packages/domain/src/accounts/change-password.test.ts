@@ -22,6 +22,19 @@ describe('changePassword', () => {
     for (const ended of [signedIn.token, legacy]) expect((await rejection(authenticate(deps, bearer(ended)))).code).toBe('InvalidToken');
   });
 
+  it('keeps the caller working when the change is made with a token without a session, and ends every other token', async () => {
+    const { deps, tokens, clock, signedIn } = await aliceSignedUp();
+    const caller = tokens.issueWithoutSession(signedIn.user.id, clock.now() - 2000);
+    const other = tokens.issueWithoutSession(signedIn.user.id, clock.now() - 1000);
+    clock.advance(1);
+    await changePassword(deps, bearer(caller), { currentPassword: ALICE.password, newPassword: NEW_PASSWORD });
+    await authenticate(deps, bearer(caller));
+    for (const ended of [signedIn.token, other]) expect((await rejection(authenticate(deps, bearer(ended)))).code).toBe('InvalidToken');
+    // It goes on as the contract says: another change, a refresh into a session.
+    await changePassword(deps, bearer(caller), { currentPassword: NEW_PASSWORD, newPassword: ALICE.password });
+    await authenticate(deps, bearer(caller));
+  });
+
   it('lets only the new password log in', async () => {
     const { deps, signedIn } = await aliceSignedUp();
     await changePassword(deps, bearer(signedIn.token), { currentPassword: ALICE.password, newPassword: NEW_PASSWORD });

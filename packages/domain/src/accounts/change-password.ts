@@ -1,7 +1,6 @@
-import { DomainError } from '../shared/errors.js';
 import { parseInput, readInput } from '../shared/validation.js';
 import type { Credentials } from './credentials.js';
-import { authenticate, type AuthenticateDeps } from './authenticate.js';
+import { authenticate, refusal, type AuthenticateDeps } from './authenticate.js';
 import type { ClientContext } from './client-context.js';
 import { confirmCurrentPassword, type PasswordAttemptDeps } from './password-attempt.js';
 import { ChangePasswordSchema } from './schemas.js';
@@ -15,7 +14,13 @@ export interface ChangePasswordDeps extends AuthenticateDeps, PasswordAttemptDep
  * body; a wrong current password is `CurrentPasswordIncorrect`, counted as a failed login of the
  * account's e-mail, and changes nothing. Otherwise the new hash is stored and, in the same step,
  * every other session of the account ends, tokens without a session too: the caller's own
- * session continues, and only the new password logs in.
+ * session (or token without one) continues, and only the new password logs in.
+ *
+ * The change applies only if, when it is stored, the caller's token is still accepted and the
+ * password is still the one checked. Otherwise nothing changes, and the answer is what it would
+ * have been had the request started after whatever got in between: `InvalidToken` for a session
+ * another change ended, `UserNoLongerExists` for a deleted account, and `CurrentPasswordIncorrect`
+ * for a password changed through the same session (not counted as a failed login: it was no guess).
  */
 export async function changePassword(
   deps: ChangePasswordDeps,
@@ -23,12 +28,12 @@ export async function changePassword(
   input: unknown,
   context: ClientContext = {},
 ): Promise<PublicUser> {
-  const { user, session } = await authenticate(deps, credentials);
+  const { user, token } = await authenticate(deps, credentials);
   const { currentPassword, newPassword } = parseInput(ChangePasswordSchema, await readInput(input));
   await confirmCurrentPassword(deps, user, currentPassword, context);
 
   const passwordHash = await deps.hasher.hash(newPassword);
-  const changed = await deps.users.changePassword(user.id, passwordHash, session?.id ?? null, deps.clock.now());
-  if (!changed) throw new DomainError('UserNoLongerExists');
+  const changed = await deps.users.changePassword(user.id, passwordHash, token, deps.clock.now(), { passwordHash: user.passwordHash, token });
+  if (!changed) throw await refusal(deps, credentials, 'CurrentPasswordIncorrect');
   return toPublicUser(changed);
 }

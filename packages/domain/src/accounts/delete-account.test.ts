@@ -5,7 +5,7 @@ import { DomainError } from '../shared/errors.js';
 import { rejection } from '../test-support/rejection.js';
 import { ALICE, aliceSignedUp } from '../test-support/signed-up.js';
 import { authenticate } from './authenticate.js';
-import { deleteAccount } from './delete-account.js';
+import { ACCOUNT_DELETION_LEASE_MS, deleteAccount } from './delete-account.js';
 import { logIn } from './log-in.js';
 import { signUp } from './sign-up.js';
 
@@ -60,6 +60,23 @@ describe('deleteAccount', () => {
     target.mockRejectedValueOnce(failure);
     expect(await rejection(deleteAccount(deps, bearer(signedIn.token), { currentPassword: ALICE.password }))).toBe(failure);
     await authenticate(deps, bearer(signedIn.token));
+    await deleteAccount(deps, bearer(signedIn.token), { currentPassword: ALICE.password });
+    expect(await users.findById(signedIn.user.id)).toBeNull();
+    expect(await posts.countByAuthor(signedIn.user.id)).toBe(0);
+  });
+
+  it('leaves the account as it was once the deletion of a process that died midway lapses, able to try again', async () => {
+    const { deps, users, posts, clock, signedIn } = await aliceWithPosts();
+    // The process dies right after deciding: the posts step never comes back.
+    vi.spyOn(posts, 'deleteByAuthor').mockReturnValueOnce(new Promise<number>(() => undefined));
+    void deleteAccount(deps, bearer(signedIn.token), { currentPassword: ALICE.password });
+    await vi.waitFor(() => expect(posts.deleteByAuthor).toHaveBeenCalled());
+    expect((await rejection(authenticate(deps, bearer(signedIn.token)))).code).toBe('UserNoLongerExists');
+    clock.advance(ACCOUNT_DELETION_LEASE_MS - 1);
+    expect((await rejection(authenticate(deps, bearer(signedIn.token)))).code).toBe('UserNoLongerExists');
+    clock.advance(1);
+    await authenticate(deps, bearer(signedIn.token));
+    expect(await posts.countByAuthor(signedIn.user.id)).toBe(2);
     await deleteAccount(deps, bearer(signedIn.token), { currentPassword: ALICE.password });
     expect(await users.findById(signedIn.user.id)).toBeNull();
     expect(await posts.countByAuthor(signedIn.user.id)).toBe(0);

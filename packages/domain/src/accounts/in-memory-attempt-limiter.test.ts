@@ -22,11 +22,12 @@ describe('createInMemoryAttemptLimiter', () => {
     await limiter.take('k');
     await limiter.reset('k');
     expect(limiter.size).toBe(0);
+    const verdict = await limiter.take('k');
     await limiter.take('k');
-    await limiter.take('k');
-    await limiter.giveBack('k');
+    const window = verdict.allowed ? (verdict.window as string) : '';
+    await limiter.giveBack('k', window);
     expect(limiter.size).toBe(1);
-    await limiter.giveBack('k');
+    await limiter.giveBack('k', window);
     expect(limiter.size).toBe(0);
   });
 

@@ -20,13 +20,16 @@ export interface InMemoryAttemptLimiter extends AttemptLimiter {
 }
 
 interface Window {
+  /** Names this window apart from the key's earlier and later ones, for `giveBack`. */
+  readonly id: string;
   count: number;
   readonly endsAt: number;
 }
 
 /**
  * An `AttemptLimiter` in process memory: a fixed window per key, opened by the key's first
- * attempt, allowing `max` attempts until it ends. Memory is bounded two ways: ended windows are
+ * attempt, allowing `max` attempts until it ends; an attempt given back leaves the window that
+ * counted it, and only that one. Memory is bounded two ways: ended windows are
  * dropped as time passes, and at most `maxKeys` keys are tracked, the oldest window evicted
  * first, so a flood of distinct keys (addresses, e-mails) cannot grow it without limit.
  * Eviction forgets that key's count: the cap trades a little precision under a flood for
@@ -38,6 +41,7 @@ export function createInMemoryAttemptLimiter(options: InMemoryAttemptLimiterOpti
   const maxKeys = Math.max(1, options.maxKeys ?? DEFAULT_MAX_TRACKED_KEYS);
   // Insertion order is window-opening order, so the front holds the windows that end first.
   const windows = new Map<string, Window>();
+  let opened = 0;
 
   const dropEnded = (now: number) => {
     for (const [key, window] of windows) {
@@ -59,18 +63,19 @@ export function createInMemoryAttemptLimiter(options: InMemoryAttemptLimiterOpti
       if (window === undefined || window.endsAt <= now) {
         windows.delete(key);
         if (windows.size >= maxKeys) windows.delete(windows.keys().next().value as string);
-        windows.set(key, { count: 1, endsAt: now + windowMs });
-        return { allowed: true };
+        const id = String(++opened);
+        windows.set(key, { id, count: 1, endsAt: now + windowMs });
+        return { allowed: true, window: id };
       }
       if (window.count >= max) {
         return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) };
       }
       window.count++;
-      return { allowed: true };
+      return { allowed: true, window: window.id };
     },
-    async giveBack(key) {
+    async giveBack(key, id) {
       const window = windows.get(key);
-      if (window === undefined) return;
+      if (window === undefined || window.id !== id) return;
       window.count--;
       if (window.count <= 0) windows.delete(key);
     },

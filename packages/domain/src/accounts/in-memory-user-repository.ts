@@ -1,21 +1,27 @@
 import { DomainError } from '../shared/errors.js';
 import { uniqueIds } from '../shared/unique-ids.js';
-import type { UserRepository } from './ports.js';
-import { endsSession, type NewSession, type Session } from './session.js';
+import type { TokenClaims, UserRepository, Verified } from './ports.js';
+import { acceptsTokenWithoutSession, endsSession, type NewSession, type Session } from './session.js';
 import type { NewUser, User } from './user.js';
 
-/** An account as this store keeps it: the user, its sessions in the order they started, and when sessionless tokens ended. */
+/**
+ * An account as this store keeps it: the user, its sessions in the order they started, which
+ * tokens without a session it still accepts, and until when it is being deleted.
+ */
 interface Account {
   user: User;
   sessions: readonly Session[];
   tokensWithoutSessionEndedAt: number | null;
+  keptTokenWithoutSession: number | null;
+  deletingUntil: number | null;
 }
 
 /**
  * Users and their sessions in process memory. Every method reads and writes an account in one
  * synchronous step, so concurrent calls behave like the atomic updates of a real store: the
  * e-mail check and the write of an insert cannot interleave (exactly one of concurrent signups
- * wins), and no session write can overwrite another.
+ * wins), no session write can overwrite another, and a write checks what its request verified
+ * (`Verified`) in the same step as it applies.
  */
 export function createInMemoryUserRepository(): UserRepository {
   const byId = new Map<string, Account>();
@@ -26,6 +32,30 @@ export function createInMemoryUserRepository(): UserRepository {
   const live = (sessions: readonly Session[], now: number) => sessions.filter((session) => session.expiresAt > now);
   const newSession = (session: NewSession): Session =>
     Object.freeze({ id: nextSessionId(), createdAt: session.createdAt, expiresAt: session.expiresAt });
+  const beingDeleted = (account: Account, now: number) => account.deletingUntil !== null && account.deletingUntil > now;
+  const accepts = (account: Account, token: TokenClaims, now: number) =>
+    token.sessionId === null
+      ? acceptsTokenWithoutSession(account, token.issuedAt)
+      : account.sessions.some((session) => session.id === token.sessionId && session.expiresAt > now);
+  /** The account `userId` names when `requires` (if given) still holds of it at `now`; undefined otherwise. */
+  const accountWhere = (userId: string, now: number, requires: Verified | undefined): Account | undefined => {
+    const account = byId.get(userId);
+    if (!account || requires === undefined) return account;
+    if (beingDeleted(account, now)) return undefined;
+    if (requires.passwordHash !== undefined && account.user.passwordHash !== requires.passwordHash) return undefined;
+    if (requires.token !== undefined && !accepts(account, requires.token, now)) return undefined;
+    return account;
+  };
+  /** Adds `session` to the account's live ones, keeping the last `maxPerUser`; the session, or null if the bound ended it at once. */
+  const start = (account: Account, session: NewSession, maxPerUser: number, now: number): Session | null => {
+    const started = newSession(session);
+    account.sessions = [...live(account.sessions, now), started].slice(-Math.max(1, maxPerUser));
+    return account.sessions.includes(started) ? started : null;
+  };
+  const endTokensWithoutSession = (account: Account, now: number, kept: number | null = null) => {
+    account.tokensWithoutSessionEndedAt = now;
+    account.keptTokenWithoutSession = kept;
+  };
 
   return {
     async insert(newUser: NewUser, session: NewSession) {
@@ -39,7 +69,7 @@ export function createInMemoryUserRepository(): UserRepository {
         updatedAt: newUser.updatedAt,
       });
       const first = newSession(session);
-      byId.set(user.id, { user, sessions: [first], tokensWithoutSessionEndedAt: null });
+      byId.set(user.id, { user, sessions: [first], tokensWithoutSessionEndedAt: null, keptTokenWithoutSession: null, deletingUntil: null });
       idByEmail.set(user.email, user.id);
       return { user, session: first };
     },
@@ -52,16 +82,20 @@ export function createInMemoryUserRepository(): UserRepository {
     },
     async findWithSession(id, sessionId, now) {
       const account = byId.get(id);
-      if (!account) return null;
+      if (!account || beingDeleted(account, now)) return null;
       const session = sessionId === null ? undefined : account.sessions.find((s) => s.id === sessionId && s.expiresAt > now);
-      return { user: account.user, session: session ?? null, tokensWithoutSessionEndedAt: account.tokensWithoutSessionEndedAt };
+      const { user, tokensWithoutSessionEndedAt, keptTokenWithoutSession } = account;
+      return { user, session: session ?? null, tokensWithoutSessionEndedAt, keptTokenWithoutSession };
     },
-    async startSession(userId, session, maxPerUser, now) {
-      const account = byId.get(userId);
+    async startSession(userId, session, maxPerUser, now, requires) {
+      const account = accountWhere(userId, now, requires);
+      return account ? start(account, session, maxPerUser, now) : null;
+    },
+    async exchangeTokenWithoutSession(userId, issuedAt, session, maxPerUser, now) {
+      const account = accountWhere(userId, now, { token: { userId, sessionId: null, issuedAt } });
       if (!account) return null;
-      const started = newSession(session);
-      account.sessions = [...live(account.sessions, now), started].slice(-Math.max(1, maxPerUser));
-      return account.sessions.includes(started) ? started : null;
+      endTokensWithoutSession(account, now);
+      return start(account, session, maxPerUser, now);
     },
     async listSessions(userId, now) {
       return live(byId.get(userId)?.sessions ?? [], now).reverse();
@@ -74,24 +108,25 @@ export function createInMemoryUserRepository(): UserRepository {
       account.sessions = live(account.sessions, now).map((s) => (s === current ? extended : s));
       return extended;
     },
-    async endSessions(userId, which, now) {
-      const account = byId.get(userId);
+    async endSessions(userId, which, now, requires) {
+      const account = accountWhere(userId, now, requires);
       if (!account) return null;
       const before = live(account.sessions, now);
       account.sessions = before.filter((session) => !endsSession(which, session));
-      if (which.tokensWithoutSession) account.tokensWithoutSessionEndedAt = now;
+      if (which.tokensWithoutSession) endTokensWithoutSession(account, now);
       return before.length - account.sessions.length;
     },
-    async changePassword(userId, passwordHash, keepSessionId, now) {
-      const account = byId.get(userId);
+    async changePassword(userId, passwordHash, caller, now, requires) {
+      const account = accountWhere(userId, now, requires);
       if (!account) return null;
       account.user = Object.freeze({ ...account.user, passwordHash, updatedAt: now });
-      account.sessions = live(account.sessions, now).filter((session) => session.id === keepSessionId);
-      account.tokensWithoutSessionEndedAt = now;
+      const keptSessionId = caller?.sessionId ?? null;
+      account.sessions = live(account.sessions, now).filter((session) => session.id === keptSessionId);
+      endTokensWithoutSession(account, now, caller !== null && caller.sessionId === null ? caller.issuedAt : null);
       return account.user;
     },
-    async update(userId, changes) {
-      const account = byId.get(userId);
+    async update(userId, changes, requires) {
+      const account = accountWhere(userId, changes.updatedAt, requires);
       if (!account) return null;
       const { email = account.user.email, name = account.user.name, updatedAt } = changes;
       const owner = idByEmail.get(email);
@@ -100,6 +135,16 @@ export function createInMemoryUserRepository(): UserRepository {
       idByEmail.set(email, userId);
       account.user = Object.freeze({ ...account.user, email, name, updatedAt });
       return account.user;
+    },
+    async startDeletion(userId, until, now, requires) {
+      const account = accountWhere(userId, now, requires);
+      if (!account) return false;
+      account.deletingUntil = until;
+      return true;
+    },
+    async cancelDeletion(userId) {
+      const account = byId.get(userId);
+      if (account) account.deletingUntil = null;
     },
     async delete(userId) {
       const account = byId.get(userId);

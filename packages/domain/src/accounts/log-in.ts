@@ -21,7 +21,9 @@ export interface LogInDeps extends PasswordAttemptDeps {
  * Exchanges e-mail and password for a token of a new session (docs/api.md, `POST /auth/login`).
  * An unknown e-mail is verified against the dummy hash, so both failures cost the same, and both
  * count against the login limits (`attemptPassword`). Past the account's session bound, the
- * oldest session ends.
+ * oldest session ends. The session starts only if the account still has the hash the password
+ * was checked against: a password changed (or an account deleted) while the check ran answers
+ * `InvalidCredentials`, as the login would have, had it started after.
  */
 export async function logIn(deps: LogInDeps, input: unknown, context: ClientContext = {}): Promise<SignedIn> {
   const { email, password } = parseInput(LogInSchema, input);
@@ -34,8 +36,7 @@ export async function logIn(deps: LogInDeps, input: unknown, context: ClientCont
 
   const rules = deps.sessionRules ?? DEFAULT_SESSION_RULES;
   const now = deps.clock.now();
-  const session = await deps.users.startSession(user.id, newSession(now, rules), rules.maxPerUser, now);
-  // Deleted between the password check and now: there is no account to log in to any more.
+  const session = await deps.users.startSession(user.id, newSession(now, rules), rules.maxPerUser, now, { passwordHash: user.passwordHash });
   if (!session) throw new DomainError('InvalidCredentials');
   return signedIn(deps.tokens, user, session, now);
 }

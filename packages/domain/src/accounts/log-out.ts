@@ -1,6 +1,6 @@
 import { parseInput, readInput } from '../shared/validation.js';
 import type { Credentials } from './credentials.js';
-import { authenticate, type AuthenticateDeps } from './authenticate.js';
+import { authenticate, refusal, type AuthenticateDeps } from './authenticate.js';
 import { LogOutSchema, type LogoutScope } from './schemas.js';
 import type { Session, SessionsToEnd } from './session.js';
 
@@ -11,12 +11,14 @@ export type LogOutDeps = AuthenticateDeps;
  * Ends the caller's session, every other session of the account, or all of them (docs/api.md,
  * `POST /auth/logout`). The credentials are checked first; only then is `input` (the body, or a function
  * that reads it; `{}` when none was sent) read and validated. From the answer on, no process
- * accepts a token of an ended session.
+ * accepts a token of an ended session. The sessions end only while the caller's token is still
+ * accepted: one whose session another request ended meanwhile ends nothing (`InvalidToken`).
  */
 export async function logOut(deps: LogOutDeps, credentials: Credentials, input: unknown): Promise<void> {
-  const { user, session } = await authenticate(deps, credentials);
+  const { user, session, token } = await authenticate(deps, credentials);
   const { scope } = parseInput(LogOutSchema, await readInput(input));
-  await deps.users.endSessions(user.id, sessionsToEnd(scope, session), deps.clock.now());
+  const ended = await deps.users.endSessions(user.id, sessionsToEnd(scope, session), deps.clock.now(), { token });
+  if (ended === null) throw await refusal(deps, credentials, 'InvalidToken');
 }
 
 /**

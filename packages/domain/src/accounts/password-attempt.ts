@@ -48,7 +48,10 @@ export async function attemptPassword<T>(
     await giveBackAttempts(taken);
     throw error;
   }
-  if (unlocked !== null) await Promise.all([resetAttempts(byEmail), giveBackAttempts(byAddress ? [byAddress] : [])]);
+  if (unlocked !== null) {
+    const fromAddress = taken.filter(({ limiter, key }) => limiter === byAddress?.limiter && key === byAddress.key);
+    await Promise.all([resetAttempts(byEmail), giveBackAttempts(fromAddress)]);
+  }
   return unlocked;
 }
 

@@ -3,19 +3,39 @@ import type { NewUser, User } from './user.js';
 
 /**
  * What a token needs checked, read with its user in one go: the live session the token names
- * (null when there is none, or the token names none), and since when tokens issued without a
- * session are refused (null while they are not).
+ * (null when there is none, or the token names none), and which tokens issued without a session
+ * are still accepted (`acceptsTokenWithoutSession`).
  */
 export interface UserWithSession {
   readonly user: User;
   readonly session: Session | null;
+  /** Since when tokens issued without a session are refused; null while they are not. */
   readonly tokensWithoutSessionEndedAt: number | null;
+  /**
+   * The one token without a session still accepted although they ended, by the time it was issued:
+   * the one a password change was made with, whose holder the change keeps signed in. Null when none is.
+   */
+  readonly keptTokenWithoutSession: number | null;
+}
+
+/**
+ * What a request verified before it writes, which the write checks again in the same atomic step:
+ * the stored password hash it checked a password against is still the account's, and the token
+ * it came with is still accepted (its session live or, for a token without one, not ended since).
+ * A write whose request's checks no longer hold changes nothing.
+ */
+export interface Verified {
+  /** The stored hash a password of the request was checked against (a login's, a current password's). */
+  readonly passwordHash?: string;
+  /** What the token the request came with says. */
+  readonly token?: TokenClaims;
 }
 
 /** The account fields `PATCH /me` may change, and the time of the change. */
 export interface UserChanges {
   readonly name?: string;
   readonly email?: string;
+  /** When the change is made: the time at which what its request verified is judged. */
   readonly updatedAt: number;
 }
 
@@ -25,6 +45,11 @@ export interface UserChanges {
  * logins and logouts, from any number of processes, lose no session and keep none that was ended.
  * Every method that writes sessions also drops the account's expired ones (`now`); an
  * account that is gone is null (or false), never recreated.
+ *
+ * A write that takes `requires` applies only while what its request verified still holds
+ * (`Verified`) and no deletion of the account is under way (`startDeletion`), checked in the same
+ * atomic step as the write; otherwise it changes nothing and answers null (or false), as for an
+ * account that is gone.
  */
 export interface UserRepository {
   /** Stores a new user with its first session; throws `DomainError('EmailAlreadyInUse')` when the e-mail is taken. */
@@ -35,29 +60,55 @@ export interface UserRepository {
   findById(id: string): Promise<User | null>;
   /**
    * The user with this id and, in the same single read, the session `sessionId` names if it is
-   * live at `now` (null `sessionId`: none is looked for); null when the user is gone.
+   * live at `now` (null `sessionId`: none is looked for); null when the user is gone, or is being
+   * deleted at `now`.
    */
   findWithSession(id: string, sessionId: string | null, now: number): Promise<UserWithSession | null>;
   /**
    * Starts a session; past `maxPerUser` live sessions the ones started first end. Null when the
-   * user is gone. Sessions keep the order they were started in, which is what "oldest" and
-   * "newest" mean for them (two started in the same millisecond still have an order).
+   * user is gone, or `requires` no longer holds. Sessions keep the order they were started in,
+   * which is what "oldest" and "newest" mean for them (two started in the same millisecond still
+   * have an order).
    */
-  startSession(userId: string, session: NewSession, maxPerUser: number, now: number): Promise<Session | null>;
+  startSession(userId: string, session: NewSession, maxPerUser: number, now: number, requires?: Verified): Promise<Session | null>;
+  /**
+   * Starts a session, as `startSession` does, in exchange for the token without a session issued
+   * at `issuedAt`, while that token is still accepted; in the same step every token without a
+   * session ends, so one of them starts at most one session. Null when the user is gone, the token
+   * is no longer accepted or the account is being deleted.
+   */
+  exchangeTokenWithoutSession(userId: string, issuedAt: number, session: NewSession, maxPerUser: number, now: number): Promise<Session | null>;
   /** The user's live sessions, the last started first. */
   listSessions(userId: string, now: number): Promise<Session[]>;
   /** Moves a live session's expiry to `expiresAt`; null when it is not live (ended, expired, unknown). */
   extendSession(userId: string, sessionId: string, expiresAt: number, now: number): Promise<Session | null>;
-  /** Ends the sessions `which` selects; answers how many live sessions ended, or null when the user is gone. */
-  endSessions(userId: string, which: SessionsToEnd, now: number): Promise<number | null>;
   /**
-   * Sets a new password hash and, in the same step, ends every session but `keepSessionId` (null:
-   * all of them) and every token issued without a session. Null when the user is gone.
+   * Ends the sessions `which` selects; answers how many live sessions ended, or null when the user
+   * is gone or `requires` no longer holds.
    */
-  changePassword(userId: string, passwordHash: string, keepSessionId: string | null, now: number): Promise<User | null>;
-  /** Applies the given changes; throws `EmailAlreadyInUse` when the new e-mail is taken; null when the user is gone. */
-  update(userId: string, changes: UserChanges): Promise<User | null>;
-  /** Deletes the user and its sessions; false when there was none. */
+  endSessions(userId: string, which: SessionsToEnd, now: number, requires?: Verified): Promise<number | null>;
+  /**
+   * Sets a new password hash and, in the same step, ends every session and every token issued
+   * without a session but the `caller`'s (null: all of them). Null when the user is gone, or
+   * `requires` no longer holds.
+   */
+  changePassword(userId: string, passwordHash: string, caller: TokenClaims | null, now: number, requires?: Verified): Promise<User | null>;
+  /**
+   * Applies the given changes; throws `EmailAlreadyInUse` when the new e-mail is taken (and
+   * `requires` holds); null when the user is gone, or `requires` no longer holds.
+   */
+  update(userId: string, changes: UserChanges, requires?: Verified): Promise<User | null>;
+  /**
+   * Marks the account as being deleted until `until`, while `requires` holds and no other deletion
+   * is under way: from then on it reads as gone (`findWithSession`), and no write that takes
+   * `requires` applies to it, until `delete` removes it, `cancelDeletion` lifts the mark, or
+   * `until` passes (a deletion whose process died midway leaves the account as it was). False
+   * when the user is gone or the mark was not set.
+   */
+  startDeletion(userId: string, until: number, now: number, requires: Verified): Promise<boolean>;
+  /** Lifts the mark of `startDeletion`: the account is as it was (a deletion that failed midway). */
+  cancelDeletion(userId: string): Promise<void>;
+  /** Deletes the user and its sessions, whether or not a deletion was started; false when there was none. */
   delete(userId: string): Promise<boolean>;
   /** Drops every account's sessions that expired by `now` (housekeeping; reads never count on it). */
   removeExpiredSessions(now: number): Promise<void>;

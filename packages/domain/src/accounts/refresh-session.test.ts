@@ -1,5 +1,6 @@
 import { NO_CREDENTIALS, bearer } from './credentials.js';
 import { describe, expect, it } from 'vitest';
+import { holdNextCall } from '../test-support/hold.js';
 import { rejection } from '../test-support/rejection.js';
 import { aliceSignedUp } from '../test-support/signed-up.js';
 import { authenticate } from './authenticate.js';
@@ -73,6 +74,33 @@ describe('refreshSession', () => {
       current: true,
     });
   });
+
+  it('exchanges a token without a session once: afterwards it, and every other token without a session, is refused', async () => {
+    const { deps, clock, tokens, signedIn } = await aliceSignedUp();
+    const legacy = bearer(tokens.issueWithoutSession(signedIn.user.id, clock.now() - 2 * DAY));
+    const another = bearer(tokens.issueWithoutSession(signedIn.user.id, clock.now() - DAY));
+    const refreshed = await refreshSession(deps, legacy);
+    for (const used of [legacy, another]) {
+      expect((await rejection(refreshSession(deps, used))).code).toBe('InvalidToken');
+      expect((await rejection(authenticate(deps, used))).code).toBe('InvalidToken');
+    }
+    await authenticate(deps, bearer(refreshed.token));
+    await authenticate(deps, bearer(signedIn.token));
+  });
+
+  it.each(['extendSession', 'exchangeTokenWithoutSession'] as const)(
+    'answers User no longer exists to a refresh whose account was deleted between its check and its write (%s)',
+    async (write) => {
+      const { deps, users, clock, tokens, signedIn } = await aliceSignedUp();
+      const token = write === 'extendSession' ? signedIn.token : tokens.issueWithoutSession(signedIn.user.id, clock.now() - 1000);
+      const held = holdNextCall(users, write);
+      const refreshing = refreshSession(deps, bearer(token));
+      await held.reached;
+      await users.delete(signedIn.user.id);
+      held.release();
+      expect((await rejection(refreshing)).code).toBe('UserNoLongerExists');
+    },
+  );
 
   it('refuses by the GET /me rules', async () => {
     const { deps } = await aliceSignedUp();

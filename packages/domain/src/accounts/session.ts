@@ -59,3 +59,22 @@ export function sessionExpiry(startedAt: number, now: number, rules: SessionRule
 export function newSession(now: number, rules: SessionRules): NewSession {
   return { createdAt: now, expiresAt: sessionExpiry(now, now, rules) };
 }
+
+/** Which tokens issued without a session an account still accepts (see `UserWithSession`). */
+export interface TokensWithoutSession {
+  /** Since when such tokens are refused; null while they are not. */
+  readonly tokensWithoutSessionEndedAt: number | null;
+  /** The issue time of the one accepted in spite of that (the caller of a password change); null when none is. */
+  readonly keptTokenWithoutSession: number | null;
+}
+
+/**
+ * Whether an account accepts a token without a session issued at `issuedAt`: one issued after the
+ * account last ended such tokens, or the one a password change kept. A token carries whole
+ * seconds, so one from the very second they ended counts as ended: no token without a session is
+ * issued any more.
+ */
+export function acceptsTokenWithoutSession(account: TokensWithoutSession, issuedAt: number): boolean {
+  const endedAt = account.tokensWithoutSessionEndedAt;
+  return endedAt === null || issuedAt > endedAt || issuedAt === account.keptTokenWithoutSession;
+}

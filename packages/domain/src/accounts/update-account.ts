@@ -1,7 +1,6 @@
-import { DomainError } from '../shared/errors.js';
 import { parseInput, readInput } from '../shared/validation.js';
 import type { Credentials } from './credentials.js';
-import { authenticate, type AuthenticateDeps } from './authenticate.js';
+import { authenticate, refusal, type AuthenticateDeps } from './authenticate.js';
 import type { ClientContext } from './client-context.js';
 import { confirmCurrentPassword, type PasswordAttemptDeps } from './password-attempt.js';
 import { UpdateAccountSchema } from './schemas.js';
@@ -15,6 +14,10 @@ export interface UpdateAccountDeps extends AuthenticateDeps, PasswordAttemptDeps
  * body. A new e-mail (trimmed and lower-cased, like signup's) needs the current password, checked
  * under the login limits; an e-mail another account has is `EmailAlreadyInUse`. `{}` is valid and
  * still saves. Sessions are not affected.
+ *
+ * The change applies only if, when it is stored, the caller's token is still accepted and (for a
+ * new e-mail) the password is still the one checked; otherwise nothing changes, and the answer is
+ * the one the request would have had after whatever got in between (see `changePassword`).
  */
 export async function updateAccount(
   deps: UpdateAccountDeps,
@@ -22,16 +25,17 @@ export async function updateAccount(
   input: unknown,
   context: ClientContext = {},
 ): Promise<PublicUser> {
-  const { user } = await authenticate(deps, credentials);
+  const { user, token } = await authenticate(deps, credentials);
   const { name, email, currentPassword } = parseInput(UpdateAccountSchema, await readInput(input));
   // The schema requires `currentPassword` along with `email`.
   if (email !== undefined) await confirmCurrentPassword(deps, user, currentPassword ?? '', context);
 
-  const updated = await deps.users.update(user.id, {
+  const changes = {
     ...(name !== undefined && { name }),
     ...(email !== undefined && { email }),
     updatedAt: Math.max(deps.clock.now(), user.updatedAt),
-  });
-  if (!updated) throw new DomainError('UserNoLongerExists');
+  };
+  const updated = await deps.users.update(user.id, changes, email === undefined ? { token } : { token, passwordHash: user.passwordHash });
+  if (!updated) throw await refusal(deps, credentials, 'CurrentPasswordIncorrect');
   return toPublicUser(updated);
 }

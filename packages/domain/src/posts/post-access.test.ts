@@ -170,13 +170,18 @@ describe('post access: owner', () => {
       ]);
     });
 
-    it('reads the body only once the writer is known', async () => {
-      const { deps, alice, tokens } = await setup(ownerPostAccess);
+    it('reads the body only once the writer is known, and reads the account again once the post is stored', async () => {
+      const { deps, alice, tokens, users, posts } = await setup(ownerPostAccess);
       const order: string[] = [];
       const verify = tokens.verify.bind(tokens);
-      vi.spyOn(tokens, 'verify').mockImplementation(async (token) => (order.push('credentials'), verify(token)));
+      vi.spyOn(tokens, 'verify').mockImplementation(async (token) => (order.push('token'), verify(token)));
+      const findWithSession = users.findWithSession.bind(users);
+      vi.spyOn(users, 'findWithSession').mockImplementation(async (...args) => (order.push('account'), findWithSession(...args)));
+      const insert = posts.insert.bind(posts);
+      vi.spyOn(posts, 'insert').mockImplementation(async (post) => (order.push('insert'), insert(post)));
       await createPost(deps, async () => (order.push('body'), { title: 'T', body: 'B' }), alice);
-      expect(order).toEqual(['credentials', 'body']);
+      // The token's signature is verified once; its account and session are read before and after.
+      expect(order).toEqual(['token', 'account', 'body', 'insert', 'account']);
     });
   });
 

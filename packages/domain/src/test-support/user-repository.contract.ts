@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { UserRepository } from '../accounts/ports.js';
+import type { TokenClaims, UserRepository } from '../accounts/ports.js';
 import type { NewSession, Session } from '../accounts/session.js';
 import type { NewUser, User } from '../accounts/user.js';
 import { isDomainError } from '../shared/errors.js';
@@ -21,6 +21,12 @@ function newUser(overrides: Partial<NewUser> = {}): NewUser {
 
 /** A session started at `createdAt`, living a week. */
 const sessionAt = (createdAt: number, lifetime = 7 * DAY): NewSession => ({ createdAt, expiresAt: createdAt + lifetime });
+
+const MINUTE = 60 * 1000;
+
+/** What a token of `session` (or, given a time, a token without a session issued then) says. */
+const tokenOf = (userId: string, session: Session | number): TokenClaims =>
+  typeof session === 'number' ? { userId, sessionId: null, issuedAt: session } : { userId, sessionId: session.id, issuedAt: session.createdAt };
 
 /** Exactly the six fields of a stored user, never a session. */
 const USER_FIELDS = ['createdAt', 'email', 'id', 'name', 'passwordHash', 'updatedAt'];
@@ -99,10 +105,13 @@ export function describeUserRepositoryContract(
           expect(await users.extendSession(id, session.id, T0 + DAY, T0)).toBeNull();
           expect(await users.endSessions(id, { sessions: { allExcept: null }, tokensWithoutSession: true }, T0)).toBeNull();
           expect(await users.changePassword(id, 'hash', null, T0)).toBeNull();
+          expect(await users.exchangeTokenWithoutSession(id, T0 - 1000, sessionAt(T0), 20, T0)).toBeNull();
+          expect(await users.startDeletion(id, T0 + MINUTE, T0, {})).toBe(false);
+          await users.cancelDeletion(id);
           expect(await users.update(id, { name: 'X', updatedAt: T0 })).toBeNull();
           expect(await users.delete(id)).toBe(false);
         }
-        expect(await users.findWithSession(user.id, session.id, T0)).toStrictEqual({ user, session, tokensWithoutSessionEndedAt: null });
+        expect(await users.findWithSession(user.id, session.id, T0)).toStrictEqual({ user, session, tokensWithoutSessionEndedAt: null, keptTokenWithoutSession: null });
       });
 
       it('refuses a second user with the same e-mail with EmailAlreadyInUse and keeps the first', async () => {
@@ -167,10 +176,10 @@ export function describeUserRepositoryContract(
     describe('sessions', () => {
       it('reads a user and the live session a token names in one call', async () => {
         const { user, session } = await inserted();
-        expect(await users.findWithSession(user.id, session.id, T0)).toStrictEqual({ user, session, tokensWithoutSessionEndedAt: null });
-        expect(await users.findWithSession(user.id, null, T0)).toStrictEqual({ user, session: null, tokensWithoutSessionEndedAt: null });
+        expect(await users.findWithSession(user.id, session.id, T0)).toStrictEqual({ user, session, tokensWithoutSessionEndedAt: null, keptTokenWithoutSession: null });
+        expect(await users.findWithSession(user.id, null, T0)).toStrictEqual({ user, session: null, tokensWithoutSessionEndedAt: null, keptTokenWithoutSession: null });
         for (const unknown of ['nope', '', `${session.id}x`, '{"$ne":null}']) {
-          expect(await users.findWithSession(user.id, unknown, T0)).toStrictEqual({ user, session: null, tokensWithoutSessionEndedAt: null });
+          expect(await users.findWithSession(user.id, unknown, T0)).toStrictEqual({ user, session: null, tokensWithoutSessionEndedAt: null, keptTokenWithoutSession: null });
         }
       });
 
@@ -308,13 +317,200 @@ export function describeUserRepositoryContract(
       it('changes the password, keeping only the given session and ending tokens without a session', async () => {
         const { user, session } = await inserted();
         const other = (await users.startSession(user.id, sessionAt(T0 + 1), 20, T0 + 1)) as Session;
-        const changed = await users.changePassword(user.id, 'new-hash', other.id, T0 + 5);
+        const changed = await users.changePassword(user.id, 'new-hash', tokenOf(user.id, other), T0 + 5);
         expect(changed).toStrictEqual({ ...user, passwordHash: 'new-hash', updatedAt: T0 + 5 });
         expect(await users.findByEmail('alice@example.com')).toStrictEqual(changed);
         expect(await liveIds(user.id, T0 + 5)).toEqual([other.id]);
-        expect(await users.findWithSession(user.id, session.id, T0 + 5)).toStrictEqual({ user: changed, session: null, tokensWithoutSessionEndedAt: T0 + 5 });
+        expect(await users.findWithSession(user.id, session.id, T0 + 5)).toStrictEqual({
+          user: changed,
+          session: null,
+          tokensWithoutSessionEndedAt: T0 + 5,
+          keptTokenWithoutSession: null,
+        });
         await users.changePassword(user.id, 'newer-hash', null, T0 + 6);
         expect(await liveIds(user.id, T0 + 6)).toEqual([]);
+      });
+    });
+
+    describe('writes re-check what their request verified, in the same step', () => {
+      /** Alice with a second session; her password hash, and what a token of each session says. */
+      async function aliceWithTwoSessions() {
+        const { user, session } = await inserted();
+        const other = (await users.startSession(user.id, sessionAt(T0 + 1), 20, T0 + 1)) as Session;
+        return { user, hash: user.passwordHash, first: tokenOf(user.id, session), second: tokenOf(user.id, other), session, other };
+      }
+      /** Everything about the account a write could change, to show a refused one changed nothing. */
+      const stateOf = async (userId: string, now: number) => ({
+        found: await users.findWithSession(userId, null, now),
+        sessions: await users.listSessions(userId, now),
+      });
+
+      it('starts a session only while the password hash is the one the request verified', async () => {
+        const { user, hash } = await aliceWithTwoSessions();
+        expect(await users.startSession(user.id, sessionAt(T0 + 2), 20, T0 + 2, { passwordHash: hash })).toStrictEqual({ ...sessionAt(T0 + 2), id: expect.any(String) });
+        await users.changePassword(user.id, 'new-hash', null, T0 + 3);
+        expect(await users.startSession(user.id, sessionAt(T0 + 4), 20, T0 + 4, { passwordHash: hash })).toBeNull();
+        expect(await liveIds(user.id, T0 + 4)).toEqual([]);
+        expect(await users.startSession(user.id, sessionAt(T0 + 5), 20, T0 + 5, { passwordHash: 'new-hash' })).not.toBeNull();
+      });
+
+      it('changes the password only while the hash and the caller\'s session are the ones verified; a refused change changes nothing', async () => {
+        const { user, hash, first, second } = await aliceWithTwoSessions();
+        expect(await users.changePassword(user.id, 'from-second', second, T0 + 2, { passwordHash: hash, token: second })).toMatchObject({ passwordHash: 'from-second' });
+        // The first session ended with that change; the hash it verified is gone too.
+        const before = await stateOf(user.id, T0 + 3);
+        expect(await users.changePassword(user.id, 'from-first', first, T0 + 3, { passwordHash: hash, token: first })).toBeNull();
+        expect(await users.changePassword(user.id, 'from-first', first, T0 + 3, { passwordHash: 'from-second', token: first })).toBeNull();
+        // Through the second session, with the hash it replaced, too.
+        expect(await users.changePassword(user.id, 'again', second, T0 + 3, { passwordHash: hash, token: second })).toBeNull();
+        expect(await stateOf(user.id, T0 + 3)).toStrictEqual(before);
+        expect(before.found?.user.passwordHash).toBe('from-second');
+      });
+
+      it('lets exactly one of concurrent password changes that verified the same hash apply', async () => {
+        const { user } = await inserted();
+        const sessions = await Promise.all(Array.from({ length: 8 }, (_, i) => users.startSession(user.id, sessionAt(T0 + 1 + i), 20, T0 + 10)));
+        const results = await Promise.all(
+          sessions.map((session, i) => {
+            const token = tokenOf(user.id, session as Session);
+            return users.changePassword(user.id, `hash-${i}`, token, T0 + 20, { passwordHash: user.passwordHash, token });
+          }),
+        );
+        const applied = results.flatMap((changed, i) => (changed ? [i] : []));
+        expect(applied).toHaveLength(1);
+        const winner = applied[0] as number;
+        expect((await users.findById(user.id))?.passwordHash).toBe(`hash-${winner}`);
+        expect(await liveIds(user.id, T0 + 20)).toEqual([(sessions[winner] as Session).id]);
+      });
+
+      it('keeps the token without a session a password change was made with, and ends every other one', async () => {
+        const { user } = await inserted();
+        const hash = user.passwordHash;
+        const older = tokenOf(user.id, T0 - 3000);
+        const caller = tokenOf(user.id, T0 - 2000);
+        const newer = tokenOf(user.id, T0 - 1000);
+        expect(await users.changePassword(user.id, 'new-hash', caller, T0 + 5, { passwordHash: hash, token: caller })).not.toBeNull();
+        expect(await liveIds(user.id, T0 + 5)).toEqual([]);
+        const found = await users.findWithSession(user.id, null, T0 + 5);
+        expect(found).toMatchObject({ tokensWithoutSessionEndedAt: T0 + 5, keptTokenWithoutSession: caller.issuedAt });
+        // Still the caller's: it may change the password again, and nothing else may.
+        expect(await users.changePassword(user.id, 'newer-hash', caller, T0 + 6, { passwordHash: 'new-hash', token: caller })).not.toBeNull();
+        for (const ended of [older, newer]) {
+          expect(await users.changePassword(user.id, 'x', ended, T0 + 7, { passwordHash: 'newer-hash', token: ended })).toBeNull();
+        }
+        // Ending the tokens without a session ends the kept one too.
+        await users.endSessions(user.id, { sessions: 'none', tokensWithoutSession: true }, T0 + 8);
+        expect(await users.findWithSession(user.id, null, T0 + 8)).toMatchObject({ tokensWithoutSessionEndedAt: T0 + 8, keptTokenWithoutSession: null });
+        expect(await users.changePassword(user.id, 'x', caller, T0 + 9, { passwordHash: 'newer-hash', token: caller })).toBeNull();
+      });
+
+      it('changes the name and the e-mail only while the caller\'s token is accepted and the hash is the one verified', async () => {
+        const { user, hash, first, second } = await aliceWithTwoSessions();
+        await inserted({ email: 'bob@example.com' });
+        expect(await users.update(user.id, { name: 'Alicia', updatedAt: T0 + 2 }, { token: first })).toMatchObject({ name: 'Alicia' });
+        await users.changePassword(user.id, 'new-hash', second, T0 + 3);
+        const before = await stateOf(user.id, T0 + 4);
+        // The first session ended; the second verified a hash that was replaced; neither applies,
+        // and a refused change is refused before the e-mail is looked at.
+        expect(await users.update(user.id, { name: 'Mallory', updatedAt: T0 + 4 }, { token: first })).toBeNull();
+        for (const email of ['alicia@example.com', 'bob@example.com']) {
+          expect(await users.update(user.id, { email, updatedAt: T0 + 4 }, { token: second, passwordHash: hash })).toBeNull();
+        }
+        expect(await stateOf(user.id, T0 + 4)).toStrictEqual(before);
+        expect(await users.findByEmail('alicia@example.com')).toBeNull();
+        expect(await users.update(user.id, { email: 'alicia@example.com', updatedAt: T0 + 5 }, { token: second, passwordHash: 'new-hash' })).toMatchObject({
+          email: 'alicia@example.com',
+        });
+      });
+
+      it("ends sessions only while the caller's token is accepted", async () => {
+        const { user, first, second, other } = await aliceWithTwoSessions();
+        const others = (token: TokenClaims) => ({ sessions: { allExcept: token.sessionId }, tokensWithoutSession: true });
+        expect(await users.endSessions(user.id, others(second), T0 + 2, { token: second })).toBe(1);
+        // The first session ended: its own request to end the others ends nothing.
+        expect(await users.endSessions(user.id, others(first), T0 + 3, { token: first })).toBeNull();
+        expect(await liveIds(user.id, T0 + 3)).toEqual([other.id]);
+        expect((await users.findWithSession(user.id, null, T0 + 3))?.tokensWithoutSessionEndedAt).toBe(T0 + 2);
+      });
+
+      it('exchanges a token without a session for a session once, ending every token without a session in the same step', async () => {
+        const { user, session } = await inserted();
+        const legacy = T0 - 2000;
+        const exchanged = await users.exchangeTokenWithoutSession(user.id, legacy, sessionAt(legacy), 20, T0 + 1);
+        expect(exchanged).toStrictEqual({ ...sessionAt(legacy), id: expect.any(String) });
+        expect(await liveIds(user.id, T0 + 1)).toEqual([(exchanged as Session).id, session.id]);
+        expect((await users.findWithSession(user.id, null, T0 + 1))?.tokensWithoutSessionEndedAt).toBe(T0 + 1);
+        expect(await users.exchangeTokenWithoutSession(user.id, legacy, sessionAt(legacy), 20, T0 + 2)).toBeNull();
+        expect(await users.exchangeTokenWithoutSession(user.id, T0 - 1000, sessionAt(T0), 20, T0 + 2)).toBeNull();
+        expect(await liveIds(user.id, T0 + 2)).toEqual([(exchanged as Session).id, session.id]);
+      });
+
+      it('exchanges the token a password change kept, and then no more', async () => {
+        const { user } = await inserted();
+        const hash = user.passwordHash;
+        const kept = tokenOf(user.id, T0 - 1000);
+        await users.changePassword(user.id, 'new-hash', kept, T0 + 1, { passwordHash: hash, token: kept });
+        expect(await users.exchangeTokenWithoutSession(user.id, kept.issuedAt, sessionAt(kept.issuedAt), 20, T0 + 2)).not.toBeNull();
+        expect((await users.findWithSession(user.id, null, T0 + 2))?.keptTokenWithoutSession).toBeNull();
+        expect(await users.exchangeTokenWithoutSession(user.id, kept.issuedAt, sessionAt(kept.issuedAt), 20, T0 + 3)).toBeNull();
+      });
+
+      it('starts exactly one session of many concurrent exchanges of one token', async () => {
+        const { user, session } = await inserted();
+        const legacy = T0 - 1000;
+        const results = await Promise.all(Array.from({ length: 10 }, () => users.exchangeTokenWithoutSession(user.id, legacy, sessionAt(legacy), 20, T0 + 1)));
+        const started = results.filter((s) => s !== null) as Session[];
+        expect(started).toHaveLength(1);
+        expect((await liveIds(user.id, T0 + 1)).sort()).toEqual([session.id, started[0]?.id].sort());
+      });
+
+      it('reads an account being deleted as gone, and applies no write that requires anything to it, until the mark lapses', async () => {
+        const { user, hash, first, second } = await aliceWithTwoSessions();
+        expect(await users.startDeletion(user.id, T0 + MINUTE, T0 + 2, { passwordHash: hash, token: first })).toBe(true);
+        expect(await users.findWithSession(user.id, first.sessionId, T0 + 2)).toBeNull();
+        expect(await users.findWithSession(user.id, null, T0 + MINUTE - 1)).toBeNull();
+        expect(await users.startSession(user.id, sessionAt(T0 + 3), 20, T0 + 3, { passwordHash: hash })).toBeNull();
+        expect(await users.changePassword(user.id, 'x', second, T0 + 3, { passwordHash: hash, token: second })).toBeNull();
+        expect(await users.update(user.id, { name: 'Mallory', updatedAt: T0 + 3 }, { token: second })).toBeNull();
+        expect(await users.startDeletion(user.id, T0 + 2 * MINUTE, T0 + 3, { passwordHash: hash, token: second })).toBe(false);
+        expect(await users.exchangeTokenWithoutSession(user.id, T0 - 1000, sessionAt(T0), 20, T0 + 3)).toBeNull();
+        // A deletion whose process died: once the mark lapses, the account is as it was.
+        const back = await users.findWithSession(user.id, first.sessionId, T0 + MINUTE);
+        expect(back).toMatchObject({ user, session: { id: first.sessionId } });
+        expect(await liveIds(user.id, T0 + MINUTE)).toEqual([second.sessionId, first.sessionId]);
+        expect(await users.startDeletion(user.id, T0 + 2 * MINUTE, T0 + MINUTE, { passwordHash: hash, token: second })).toBe(true);
+      });
+
+      it('starts a deletion only while what its request verified holds', async () => {
+        const { user, hash, first, second } = await aliceWithTwoSessions();
+        await users.endSessions(user.id, { sessions: { only: first.sessionId as string }, tokensWithoutSession: false }, T0 + 2);
+        expect(await users.startDeletion(user.id, T0 + MINUTE, T0 + 2, { passwordHash: hash, token: first })).toBe(false);
+        expect(await users.startDeletion(user.id, T0 + MINUTE, T0 + 2, { passwordHash: 'another-hash', token: second })).toBe(false);
+        expect(await users.findWithSession(user.id, second.sessionId, T0 + 2)).toMatchObject({ user, session: { id: second.sessionId } });
+      });
+
+      it('lifts the mark on cancelDeletion, and deletes a marked account', async () => {
+        const { user, hash, first } = await aliceWithTwoSessions();
+        await users.startDeletion(user.id, T0 + MINUTE, T0 + 2, { passwordHash: hash, token: first });
+        await users.cancelDeletion(user.id);
+        expect(await users.findWithSession(user.id, first.sessionId, T0 + 2)).toMatchObject({ user, session: { id: first.sessionId } });
+        expect(await users.changePassword(user.id, 'new-hash', first, T0 + 3, { passwordHash: hash, token: first })).not.toBeNull();
+        await users.startDeletion(user.id, T0 + MINUTE, T0 + 4, { passwordHash: 'new-hash', token: first });
+        expect(await users.delete(user.id)).toBe(true);
+        expect(await users.findById(user.id)).toBeNull();
+        expect(await users.findByEmail('alice@example.com')).toBeNull();
+      });
+
+      it('lets exactly one of a deletion and a password change that verified the same hash apply', async () => {
+        for (let i = 0; i < 10; i++) {
+          const { user, hash, first, second } = await aliceWithTwoSessions();
+          const [deleting, changed] = await Promise.all([
+            users.startDeletion(user.id, T0 + MINUTE, T0 + 2, { passwordHash: hash, token: first }),
+            users.changePassword(user.id, 'new-hash', second, T0 + 2, { passwordHash: hash, token: second }),
+          ]);
+          expect(Number(deleting) + Number(changed !== null)).toBe(1);
+          await users.delete(user.id);
+        }
       });
     });
   });
