@@ -2,7 +2,7 @@
 // bounds on a server in this process. The same cases on a WEB_CONCURRENCY=2 server on MongoDB:
 // early-answers.integration.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawConnection, sleep, type RawConnection } from '../support/raw-http.js';
+import { rawConnection, sleep } from '../support/raw-http.js';
 import { startInkwell, type InProcessServer } from '../support/start-inkwell.js';
 import { memoryStore } from '@inkwell/app';
 import { TEST_JWT_SECRET } from '../support/fixtures.js';
@@ -101,21 +101,26 @@ describe('the lingering close and its bounds', () => {
     }
   });
 
-  it('closes at once when the client finishes its body, or ends its side', async () => {
-    const finishes = { 'finishes its body': (conn: RawConnection) => conn.write('0\r\n\r\n'), 'ends its side': (conn: RawConnection) => conn.socket.end() };
-    for (const [how, finish] of Object.entries(finishes)) {
-      const { conn } = await answered413();
-      const finishedAt = performance.now();
-      finish(conn);
-      // Bytes sent later are swallowed by a lingering server and reset by a closed one; the
-      // reset shows on the write after it.
-      while (!conn.socket.destroyed && conn.socket.writable && performance.now() - finishedAt < BOUNDS.maxMs * 2) {
-        await sleep(20);
-        conn.write('1\r\n \r\n');
-      }
-      const goneAt = await Promise.race([conn.gone, sleep(BOUNDS.maxMs * 2).then(() => Number.POSITIVE_INFINITY)]);
-      expect({ how, closedWithinHalfTheBound: goneAt - finishedAt < BOUNDS.maxMs / 2 }).toEqual({ how, closedWithinHalfTheBound: true });
-    }
+  it('closes at once when the client ends its side', async () => {
+    const { conn } = await answered413();
+    const endedAt = performance.now();
+    conn.socket.end();
+    const goneAt = await Promise.race([conn.gone, sleep(BOUNDS.maxMs * 2).then(() => Number.POSITIVE_INFINITY)]);
+    expect(goneAt - endedAt).toBeLessThan(BOUNDS.maxMs / 2);
+  });
+
+  it('runs nothing the client sends after the answer: the rest of the body and a request after it are dropped unparsed', async () => {
+    const { conn } = await answered413();
+    const seen = conn.received().length;
+    const post = JSON.stringify({ title: 'after the 413', body: 'b', authorId: 'a', published: true });
+    conn.write(`0\r\n\r\nPOST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${post.length}\r\n\r\n${post}`);
+    // Garbage a parser would refuse (and answer 400): nothing parses it, so nothing answers it.
+    conn.write('NOT HTTP AT ALL\r\n\r\n');
+    // The connection ends at the idle bound, with nothing more written to it.
+    await Promise.race([conn.gone, sleep(BOUNDS.maxMs * 2)]);
+    expect(conn.received().slice(seen)).toBe('');
+    const listed = (await (await fetch(`${t.url}/posts`)).json()) as { posts: { title: string }[] };
+    expect(listed.posts.map((post) => post.title)).not.toContain('after the 413');
   });
 
   it('keeps the connection alive when the body was read to its end, whatever the answer', async () => {
