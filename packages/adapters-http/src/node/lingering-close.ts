@@ -2,7 +2,7 @@ import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type Out
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { detachParser } from './node-internals.js';
-import { dropRequestBody } from './request-body.js';
+import { dropRequestBody, sendPendingContinue } from './request-body.js';
 
 /**
  * How long a closing connection keeps reading what the client still sends: bounded by time, as
@@ -125,8 +125,9 @@ export class ClosingConnections {
  * before the request body was read to its end (413, 415, a 404 or 401 that needs no body), it
  * says `Connection: close`, keeps nothing more of the body, stops the parser (the rest of the
  * body is dropped unparsed, and no request after it runs), and the connection ends with a
- * lingering close. Every other answer is untouched (one property read per response) and keeps
- * the connection alive.
+ * lingering close. Every other answer keeps the connection alive: one to a request that asked
+ * for `100 Continue` and whose body came without it is preceded by that `100 Continue`
+ * (request-body.ts, `sendPendingContinue`).
  */
 export function lingeringResponses(connections: ClosingConnections): typeof ServerResponse {
   return class LingeringServerResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
@@ -137,7 +138,7 @@ export function lingeringResponses(connections: ClosingConnections): typeof Serv
         this.setHeader('Connection', 'close');
         dropRequestBody(this.req);
         connections.stopParsing(this.req.socket);
-      }
+      } else sendPendingContinue(this.req);
       return super.writeHead(statusCode, ...(rest as [string?, (OutgoingHttpHeaders | OutgoingHttpHeader[])?]));
     }
   };

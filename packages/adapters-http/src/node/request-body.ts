@@ -63,12 +63,14 @@ type BodyState = 'reading' | 'complete' | 'tooLarge' | 'dropped';
 const readBody = Symbol('readBody');
 const dropBody = Symbol('dropBody');
 const continueFirst = Symbol('continueFirst');
+const sendContinue = Symbol('sendContinue');
 
 /** What `requestsWithBodyBuffer`'s requests add to Node's. */
 interface BufferedBody {
   [readBody](maxBytes: number): Promise<Uint8Array>;
   [dropBody](): void;
   [continueFirst](response: ServerResponse): void;
+  [sendContinue](): void;
 }
 
 function isBuffered(request: IncomingMessage): request is IncomingMessage & BufferedBody {
@@ -144,11 +146,8 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
         this.#refuse();
         return Promise.reject(new HttpError('BodyTooLarge'));
       }
-      if (this.#continue) {
-        // Expect: 100-continue: the client sends its body once told it is wanted, and only now is it.
-        if (!this.#continue.headersSent && !this.#continue.writableEnded) this.#continue.writeContinue();
-        this.#continue = undefined;
-      }
+      // Expect: 100-continue: the client sends its body once told it is wanted, and only now is it.
+      this[sendContinue]();
       if (this.#state === 'complete') {
         this.#taken = true;
         this.resume();
@@ -167,6 +166,12 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
 
     [continueFirst](response: ServerResponse): void {
       this.#continue = response;
+    }
+
+    [sendContinue](): void {
+      const response = this.#continue;
+      this.#continue = undefined;
+      if (response && !response.headersSent && !response.writableEnded) response.writeContinue();
     }
 
     override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
@@ -205,4 +210,15 @@ export function dropRequestBody(request: IncomingMessage): void {
 /** Sends `100 Continue` to the client of `request` when its body is first read, and not before. */
 export function continueWhenRead(request: IncomingMessage, response: ServerResponse): void {
   if (isBuffered(request)) request[continueFirst](response);
+}
+
+/**
+ * Sends the `100 Continue` `request` asked for and has not had, if any: for a request answered
+ * without its body being read, whose body came all the same. Node closes the connection after a
+ * final answer to a request that asked for `100 Continue` without getting it (the client may
+ * still send the body, and it would be read as the next request); with the body all there,
+ * nothing is left to mistake, and a request already pipelined after it must get its answer.
+ */
+export function sendPendingContinue(request: IncomingMessage): void {
+  if (isBuffered(request)) request[sendContinue]();
 }
