@@ -2,7 +2,7 @@
 // bounds on a server in this process. The same cases on a WEB_CONCURRENCY=2 server on MongoDB:
 // early-answers.integration.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawConnection, sleep } from '../support/raw-http.js';
+import { rawConnection, sleep, type RawConnection } from '../support/raw-http.js';
 import { startInkwell, type InProcessServer } from '../support/start-inkwell.js';
 import { memoryStore } from '@inkwell/app';
 import { TEST_JWT_SECRET } from '../support/fixtures.js';
@@ -136,5 +136,66 @@ describe('the lingering close and its bounds', () => {
     expect(conn.received().slice(seen)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(conn.socket.destroyed).toBe(false);
     conn.socket.destroy();
+  });
+});
+
+describe('the bounds on connections (CONNECTIONS_MAX, LINGERING_CONNECTIONS_MAX)', () => {
+  let t: InProcessServer;
+  beforeAll(async () => {
+    t = await startInkwell({
+      in: 'process',
+      store: memoryStore(),
+      env: { CONNECTIONS_MAX: '4', LINGERING_CONNECTIONS_MAX: '2' },
+      linger: { maxMs: 10_000, idleMs: 10_000 },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** Answers a GET on `conn`, which must still be served. */
+  const served = async (conn: RawConnection) => {
+    const seen = conn.received().length;
+    conn.write('GET /posts HTTP/1.1\r\nHost: x\r\n\r\n');
+    while (conn.received().length === seen && !conn.socket.destroyed) await sleep(10);
+    return conn.received().slice(seen, seen + 15);
+  };
+
+  it('closes a connection past the limit as soon as it is accepted, unanswered, and serves the ones it holds', async () => {
+    const held = await Promise.all(Array.from({ length: 4 }, () => rawConnection(t.port)));
+    for (const conn of held) expect(await served(conn)).toBe('HTTP/1.1 200 OK');
+    const extra = await rawConnection(t.port);
+    extra.write('GET /posts HTTP/1.1\r\nHost: x\r\n\r\n');
+    await extra.closed;
+    expect(extra.received()).toBe('');
+    for (const conn of held) expect(await served(conn)).toBe('HTTP/1.1 200 OK');
+    for (const conn of held) conn.socket.destroy();
+    // Once they are gone, a new connection is served again.
+    await sleep(100);
+    const later = await rawConnection(t.port);
+    expect(await served(later)).toBe('HTTP/1.1 200 OK');
+    later.socket.destroy();
+  });
+
+  it('closes the connection that has lingered longest when one more begins to linger', async () => {
+    const lingering: RawConnection[] = [];
+    for (let i = 0; i < 3; i++) {
+      const conn = await rawConnection(t.port, { halfOpen: true });
+      conn.write(chunkedHead('/posts'));
+      for (let j = 0; j < 17; j++) conn.write(frame);
+      expect((await conn.response(5_000)).status).toBe(413);
+      lingering.push(conn);
+    }
+    // The first is cut (a write to it meets a reset); the two others still take what is sent.
+    const [first, ...others] = lingering as [RawConnection, ...RawConnection[]];
+    const cut = async (conn: RawConnection) => {
+      for (let i = 0; i < 5 && !conn.socket.destroyed; i++) {
+        conn.write('1\r\n \r\n');
+        await sleep(50);
+      }
+      return conn.socket.destroyed;
+    };
+    expect({ first: await cut(first), others: await Promise.all(others.map(cut)) }).toEqual({ first: true, others: [false, false] });
+    for (const conn of lingering) conn.socket.destroy();
   });
 });
