@@ -64,11 +64,13 @@ function failureHeaders(error: DomainError, status: ContentfulStatusCode): Recor
 }
 
 /**
- * The headers some of HTTP's own failures carry: a refused content coding names the one accepted
- * (RFC 9110 §15.5.16).
+ * The headers some of HTTP's own failures carry: a refused body names the one content coding
+ * a body may have (RFC 9110 §15.5.16), whichever of the two was wrong.
  */
+const ACCEPTS_IDENTITY = { 'Accept-Encoding': 'identity' };
 const httpFailureHeaders: Partial<Record<HttpFailure, Record<string, string>>> = {
-  UnsupportedContentEncoding: { 'Accept-Encoding': 'identity' },
+  UnsupportedMediaType: ACCEPTS_IDENTITY,
+  UnsupportedContentEncoding: ACCEPTS_IDENTITY,
 };
 
 /** The JSON error body for one of HTTP's own failures. */
