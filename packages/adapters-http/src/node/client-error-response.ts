@@ -65,6 +65,9 @@ export function answerClientErrorsWithJson(server: Server, connections: ClosingC
     // On a lingering connection the parser has stopped: its complaints (the timeout of the request
     // it was in, the end of input it never saw the end of) only mean the connection is done.
     if (connections.lingers(socket)) return connections.destroyWhenWritten(socket);
+    // After an answer that closes the connection, what follows it is not the parser's to judge
+    // (the connection ends with that answer), but a request timeout still cuts it.
+    if (connections.closing(socket) && error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') return;
     if (answered.has(socket)) return;
     answered.add(socket);
     if (error.code === 'ECONNRESET' || !socket.writable) {

@@ -95,21 +95,25 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
     #taken = false;
     #continue: ServerResponse | undefined;
 
-    // Every piece is taken at once, so the parser never waits for a reader (it would stop reading
-    // the socket) and the stream's queue never holds pieces.
+    // Every piece within the limit is taken at once, so the stream's queue never holds pieces and
+    // the parser reads on while the route decides. Past the limit (or once answered without it)
+    // nothing is kept and `false` makes the parser stop reading the socket (Node's backpressure):
+    // the rest of a refused body waits in the kernel, unread, for the answer, after which the
+    // connection drops it unparsed (lingering-close.ts).
     override push(piece: Buffer | null, _encoding?: BufferEncoding): boolean {
       if (piece === null) return this.#end();
-      if (this.#state !== 'reading') return true;
+      if (this.#state !== 'reading') return false;
       if (!this.#body) {
         const declared = declaredLength(this);
         if (declared !== undefined && declared > this.#max) {
           this.#refuse();
-          return true;
+          return false;
         }
         this.#body = new BodyBuffer(Math.min(limit, declared ?? limit));
       }
-      if (this.#body.size + piece.byteLength > this.#max || !this.#body.append(piece)) this.#refuse();
-      return true;
+      if (this.#body.size + piece.byteLength <= this.#max && this.#body.append(piece)) return true;
+      this.#refuse();
+      return false;
     }
 
     #end(): boolean {
