@@ -64,10 +64,11 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
   }
   const send = (method: string, path: string, body: unknown, headers: HeaderMap = {}) =>
     call(method, path, { headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) });
-  /** The 413, 415 and malformed-JSON answers of an endpoint that takes a body. */
+  /** The 413, both 415s and malformed-JSON answers of an endpoint that takes a body. */
   async function badBodies(method: string, path: string, headers: HeaderMap = {}): Promise<void> {
     await call(method, path, { headers: { ...JSON_HEADERS, ...headers }, body: tooLarge });
     await call(method, path, { headers: { ...headers, 'content-type': 'text/plain' }, body: '{}' });
+    await call(method, path, { headers: { ...JSON_HEADERS, ...headers, 'content-encoding': 'gzip' }, body: '{}' });
     await call(method, path, { headers: { ...JSON_HEADERS, ...headers }, body: '[' });
   }
   /** The 500 and 503 answers when `method` of the store fails. */

@@ -1,6 +1,7 @@
-// Runs the fuzz suite (fuzz.suite.ts), open and owner mode, on the app in this process over MongoDB.
+// Runs the fuzz suite (fuzz.suite.ts), open and owner mode, on the app in this process over MongoDB, and its
+// pipelined requests on a real socket of a server in this process.
 import { describeWithMongo } from '@inkwell/adapters-mongo/testing';
-import { describeFuzz, type FuzzStoreFactory } from './fuzz.suite.js';
+import { describeFuzz, describeWireFuzz, type FuzzStoreFactory } from './fuzz.suite.js';
 import { mongoStores } from '../support/stores.js';
 
 // The snapshot reads the collections themselves, so a write that bypassed the repositories would show too.
@@ -21,4 +22,5 @@ describeWithMongo('over MongoDB', (mongo) => {
   };
   describeFuzz(mongodb);
   describeFuzz(mongodb, 'owner');
+  describeWireFuzz(mongodb);
 });

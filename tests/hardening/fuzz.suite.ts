@@ -3,6 +3,8 @@ import { fakePasswordHasher, manualClock } from '@inkwell/domain/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, createInkwell, type Inkwell, createLogger, type Store } from '@inkwell/app';
+import { serveNode, type NodeServer } from '@inkwell/adapters-http';
+import { rawExchange } from '../support/raw-http.js';
 import { FOREIGN_JWT_SECRET, PASSWORD, TEST_JWT_SECRET, alice, bob } from '../support/fixtures.js';
 import { GONE_USER_ID, issueToken, sessionIdOf } from '../support/tokens.js';
 
@@ -795,5 +797,139 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
         }
       });
     }
+  });
+}
+
+// --- Over a real socket ----------------------------------------------------------------------
+
+/** One request of a pipelined run, as the bytes it is sent as, and what the server must make of it. */
+interface WireRequest {
+  /** Its bytes; a post it creates gets `title`, unique to each run (fast-check replays the same requests while it shrinks). */
+  readonly bytes: (title: string) => Buffer;
+  /** Whether it creates a post when answered 201. */
+  readonly creates: boolean;
+  /** The statuses it may be answered with. */
+  readonly answers: readonly number[];
+  /**
+   * Whether the connection closes after its answer (if none closed it before). `maybe` for an
+   * answer that does not read the body: it keeps the connection when the body had arrived by then,
+   * and closes it when the body was still on its way (cut into a later segment).
+   */
+  readonly closes: boolean | 'maybe';
+}
+
+const chunkedBody = (body: Buffer, size: number) =>
+  Buffer.concat([
+    ...Array.from({ length: Math.ceil(body.length / size) }, (_, i) => {
+      const piece = body.subarray(i * size, (i + 1) * size);
+      return Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]);
+    }),
+    Buffer.from('0\r\n\r\n'),
+  ]);
+
+/** A POST /posts in any framing: a content type and coding right or wrong, chunks of any size, asking to close or for 100 Continue. */
+const wireCreate = fc
+  .record({
+    type: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain'),
+    encoding: fc.constantFrom(undefined, undefined, 'identity', 'gzip'),
+    chunkSize: fc.option(fc.integer({ min: 1, max: 64 })),
+    close: fc.boolean(),
+    expectContinue: fc.boolean(),
+    valid: fc.boolean(),
+  })
+  .map(({ type, encoding, chunkSize, close, expectContinue, valid }): WireRequest => {
+    const refused = type === 'text/plain' || encoding === 'gzip';
+    return {
+      bytes: (title) => {
+        const body = Buffer.from(JSON.stringify(valid ? { title, body: 'b', authorId: 'a', published: true } : { title: '', body: 'b' }));
+        const head = [
+          'POST /posts HTTP/1.1',
+          'Host: 127.0.0.1',
+          `Content-Type: ${type}`,
+          ...(encoding ? [`Content-Encoding: ${encoding}`] : []),
+          ...(close ? ['Connection: close'] : []),
+          ...(expectContinue ? ['Expect: 100-continue'] : []),
+          chunkSize === null ? `Content-Length: ${body.length}` : 'Transfer-Encoding: chunked',
+        ].join('\r\n');
+        return Buffer.concat([Buffer.from(`${head}\r\n\r\n`), chunkSize === null ? body : chunkedBody(body, chunkSize)]);
+      },
+      creates: valid && !refused,
+      answers: refused ? [415] : valid ? [201] : [400],
+      closes: close || (refused ? 'maybe' : false),
+    };
+  });
+
+const fixed = (text: string, answers: readonly number[], closes: WireRequest['closes']): WireRequest => ({ bytes: () => Buffer.from(text), creates: false, answers, closes });
+
+/** Anything else a client pipelines: reads, a request cut off by a declared body it never sends, a request the parser refuses, HTTP/1.0. */
+const wireOther = fc.constantFrom<WireRequest>(
+  fixed('GET /posts?perPage=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', [200], false),
+  fixed('DELETE /posts/ffffffffffffffffffffffff HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}', [404], 'maybe'),
+  fixed('POST /posts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2097152\r\n\r\n', [413], true),
+  fixed('GET /posts HTTP/1.1\r\n\r\n', [400], true),
+  fixed('GET /posts HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: a-pony\r\n\r\n', [417], false),
+  fixed('GET /posts?perPage=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\n\r\n', [200], false),
+  fixed('BROKEN\r\n\r\n', [400], true),
+  fixed('GET /posts HTTP/1.0\r\n\r\n', [200], true),
+);
+
+/**
+ * Pipelined requests on one connection of a real server over the factory's store, in any framing,
+ * cut into any TCP segments: every answer is the contract's (never a 5xx; JSON with the security
+ * headers and the date), they come in order, none comes after an answer that closed the
+ * connection, and exactly the posts of the requests answered 201 are stored: a request after a
+ * close is never run.
+ */
+export function describeWireFuzz(factory: FuzzStoreFactory): void {
+  describe(`fuzzing pipelined requests over a real socket (${factory.label} store, ${FUZZ_RUNS} runs, seed ${FUZZ_SEED})`, () => {
+    let served: NodeServer;
+    let snapshot: () => Promise<StoredData>;
+    let inkwell: Inkwell;
+    let wireTitles = 0;
+    beforeAll(async () => {
+      const opened = await factory.open();
+      snapshot = opened.snapshot;
+      const config = readConfig({ DB_URL: 'memory:', JWT_SECRET: TEST_JWT_SECRET, NODE_ENV: 'test' });
+      inkwell = await createInkwell(config, createLogger('silent'), { store: opened.store, clock: manualClock(), hasher: fakePasswordHasher() });
+      served = await serveNode(inkwell.app, { host: '127.0.0.1', port: 0, linger: { maxMs: 2_000, idleMs: 300 } });
+    });
+    afterAll(async () => {
+      await served?.close();
+      await inkwell?.close();
+    });
+
+    it('any requests, in any framing and any segments, are answered in order and none after a close', { timeout: TIMEOUT_MS }, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.oneof({ weight: 3, arbitrary: wireCreate }, { weight: 2, arbitrary: wireOther }), { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 6 }), async (requests, cuts) => {
+          const titles = requests.map(() => `wire-${++wireTitles}`);
+          const bytes = Buffer.concat(requests.map((request, i) => request.bytes(titles[i] as string)));
+          const at = [...new Set(cuts.map((cut) => cut % bytes.length))].sort((a, b) => a - b);
+          const segments = [0, ...at].map((start, i) => bytes.subarray(start, at[i] ?? bytes.length)).filter((segment) => segment.length > 0);
+          const titlesBefore = new Set((await snapshot()).posts.map((post) => post.title));
+
+          const { responses } = await rawExchange(served.port, segments, requests.length, 2_000);
+          const finals = responses.filter((raw) => raw.status >= 200);
+
+          // Answered in order up to and including the first answer that closes, and nothing after it.
+          const closedAt = finals.findIndex((raw) => raw.headers.connection === 'close');
+          expect(finals).toHaveLength(closedAt === -1 ? requests.length : closedAt + 1);
+          finals.forEach((raw, i) => {
+            const request = requests[i] as WireRequest;
+            expect(request.answers).toContain(raw.status);
+            expect(request.closes).toBe(i === closedAt ? (request.closes === false ? 'a closing answer' : request.closes) : (request.closes === true ? 'an answer that keeps the connection' : request.closes));
+            if (raw.status !== 204) expect(raw.headers['content-type']).toMatch(/^application\/json/);
+            if (raw.status >= 400) expect(JSON.parse(raw.body)).toEqual(expect.objectContaining({ error: expect.any(String) }));
+            expect(raw.headers['x-content-type-options']).toBe('nosniff');
+            expect(raw.headers.date).toBeDefined();
+          });
+
+          // Stored: exactly the posts answered 201.
+          const created = titles.filter((_title, i) => requests[i]?.creates && finals[i]?.status === 201);
+          const added = (await snapshot()).posts.map((post) => post.title).filter((title) => !titlesBefore.has(title));
+          expect(added.sort()).toEqual(created.sort());
+        }),
+        { numRuns: FUZZ_RUNS, seed: FUZZ_SEED },
+      );
+    });
   });
 }

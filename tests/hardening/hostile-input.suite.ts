@@ -1,5 +1,7 @@
+import { gzipSync } from 'node:zlib';
+import { JSON_API_CONTENT_SECURITY_POLICY } from '@inkwell/adapters-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawConnection, sleep, type RawResponse } from '../support/raw-http.js';
+import { parseRawResponses, rawConnection, rawExchange, sleep, type RawResponse } from '../support/raw-http.js';
 import type { ServedInkwell, ServerTarget } from '../support/start-inkwell.js';
 import { MiB, PASSWORD, aPost, alice } from '../support/fixtures.js';
 
@@ -311,6 +313,129 @@ export function describeHostileInput(target: ServerTarget): void {
           for (const conn of slow) conn.socket.destroy();
         }
         await stillServing();
+      });
+    });
+
+    describe('pipelining, framing and the answers before any route', () => {
+      /** A raw request: the head's lines, and a body sent with `Content-Length`. */
+      const request = (head: string, body = '', headers: string[] = []) =>
+        [head, 'Host: 127.0.0.1', ...headers, ...(body === '' ? [] : ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`]), '', body].join('\r\n');
+      const createPost = async (title: string) => {
+        const res = await t.send('POST', '/posts', { ...aPost, title, published: true });
+        expect(res.status).toBe(201);
+        return ((await res.json()) as { post: { id: string } }).post.id;
+      };
+      const postStatus = async (id: string) => (await fetch(`${t.url}/posts/${id}`)).status;
+      /** Whether a published post titled `title` exists (the titles here are unique to each test). */
+      const stored = async (title: string) => {
+        const { posts } = (await (await fetch(`${t.url}/posts?perPage=100`)).json()) as { posts: { title: string }[] };
+        return posts.some((post) => post.title === title);
+      };
+      const summary = (responses: readonly RawResponse[]) => responses.map((raw) => `${raw.status} ${raw.headers.connection}`);
+      /** Every answer written before any route runs is the API's: JSON, the security headers, the date. */
+      const expectContractAnswer = (raw: RawResponse, status: number, error: string) => {
+        expectJsonError(raw, status, error);
+        expect(raw.headers['x-content-type-options']).toBe('nosniff');
+        expect(raw.headers['content-security-policy']).toBe(JSON_API_CONTENT_SECURITY_POLICY);
+        expect(Number.isNaN(Date.parse(raw.headers.date ?? ''))).toBe(false);
+      };
+
+      it('answers a request whose body came with it in full, keeping the connection, and the request pipelined after it', async () => {
+        const [a, b] = [await createPost('pipelined A'), await createPost('pipelined B')];
+        const exchange = await rawExchange(t.port, [`${request(`DELETE /posts/${a} HTTP/1.1`, '{}')}${request(`DELETE /posts/${b} HTTP/1.1`)}`], 2);
+        expect(summary(exchange.responses)).toEqual(['204 keep-alive', '204 keep-alive']);
+        expect([await postStatus(a), await postStatus(b)]).toEqual([404, 404]);
+      });
+
+      it('answers a 415 and a valid POST /posts pipelined after it, in order', async () => {
+        const post = JSON.stringify({ ...aPost, title: 'after a 415', published: true });
+        const refused = request('POST /posts HTTP/1.1', '{}').replace('application/json', 'text/plain');
+        const exchange = await rawExchange(t.port, [`${refused}${request('POST /posts HTTP/1.1', post)}`], 2);
+        expect(summary(exchange.responses)).toEqual(['415 keep-alive', '201 keep-alive']);
+        expect(await stored('after a 415')).toBe(true);
+      });
+
+      it('runs no request pipelined after an answer that closed the connection: the client asked, or the body was refused', async () => {
+        const post = (title: string) => request('POST /posts HTTP/1.1', JSON.stringify({ ...aPost, title, published: true }));
+        const asked = await rawExchange(t.port, [`${request('GET /posts HTTP/1.1', '', ['Connection: close'])}${post('after Connection: close')}`], 2);
+        expect(summary(asked.responses)).toEqual(['200 close']);
+        expect(asked.closedByServer).toBe(true);
+
+        const frame = Buffer.concat([Buffer.from('10000\r\n'), Buffer.alloc(0x10000, 0x20), Buffer.from('\r\n')]);
+        const head = 'POST /posts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+        // The 413 goes out while the body is still arriving; what follows it is never parsed.
+        const conn = await rawConnection(t.port, { halfOpen: true });
+        conn.write(Buffer.concat([Buffer.from(head), ...Array<Buffer>(17).fill(frame)]));
+        const refused = await conn.response();
+        expect([refused.status, refused.headers.connection]).toEqual([413, 'close']);
+        const seen = conn.received().length;
+        conn.write(`0\r\n\r\n${post('after a 413')}`);
+        conn.socket.end();
+        await conn.gone;
+        expect(conn.received().slice(seen)).toBe('');
+        expect([await stored('after Connection: close'), await stored('after a 413')]).toEqual([false, false]);
+      });
+
+      it('answers the requests before what the parser refuses, then the refusal: a signup pipelined before 20 KB of headers gets its 201', async () => {
+        const signup = JSON.stringify({ email: 'pipelined-signup@example.com', name: 'Pipelined', password: PASSWORD });
+        const tooLarge = request('GET /posts HTTP/1.1', '', [`X-Large: ${'h'.repeat(20 * 1024)}`]);
+        const exchange = await rawExchange(t.port, [`${request('POST /auth/signup HTTP/1.1', signup)}${tooLarge}`], 2, 5_000);
+        expect(summary(exchange.responses)).toEqual(['201 keep-alive', '431 close']);
+        expect(exchange.closedByServer).toBe(true);
+        expectContractAnswer(exchange.responses[1] as RawResponse, 431, 'Request headers too large');
+      });
+
+      it('still answers ordinary pipelined requests in order, on HTTP/1.1 and HTTP/1.0', async () => {
+        const three = await rawExchange(t.port, [`${request('GET /posts?page=1 HTTP/1.1')}${request('GET /posts/no-such-post HTTP/1.1')}${request('GET /nowhere HTTP/1.1')}`], 3);
+        expect(three.responses.map((raw) => `${raw.status} ${raw.body}`)).toEqual(['200 ' + three.responses[0]?.body, '404 {"error":"Post not found"}', '404 {"error":"Not found"}']);
+        const old = await rawExchange(t.port, ['GET /posts HTTP/1.0\r\n\r\n'], 1);
+        expect({ answers: summary(old.responses), closed: old.closedByServer }).toEqual({ answers: ['200 close'], closed: true });
+      });
+
+      it.each([
+        ['an HTTP/1.1 request without Host', 'GET /posts HTTP/1.1\r\n\r\n', 400, 'Bad request'],
+        ['an expectation other than 100-continue', 'GET /posts HTTP/1.1\r\nHost: x\r\nExpect: a-pony\r\n\r\n', 417, 'Expectation failed'],
+        ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405, 'Method not allowed'],
+        ['a request line the parser refuses', 'GET /posts HTTP/9.9\r\nHost: x\r\n\r\n', 400, 'Bad request'],
+      ])('answers %s in JSON, with the security headers and the date', async (_label, text, status, error) => {
+        const { responses } = await rawExchange(t.port, [text], 1);
+        expect(responses).toHaveLength(1);
+        expectContractAnswer(responses[0] as RawResponse, status, error);
+        if (status === 405) expect(responses[0]?.headers.allow).toBe('');
+        await stillServing();
+      });
+
+      it('answers 415 to a compressed body, real or not, stores nothing, and takes Content-Encoding: identity', async () => {
+        const fields = { ...aPost, title: 'compressed', published: true };
+        for (const body of [JSON.stringify(fields), new Uint8Array(gzipSync(JSON.stringify(fields)))]) {
+          for (const encoding of ['gzip', 'identity, gzip', 'br']) {
+            const res = await t.send('POST', '/posts', body, { 'content-encoding': encoding });
+            expect({ encoding, ...(await errorOf(res)) }).toStrictEqual({ encoding, status: 415, body: { error: 'Content-Encoding must be identity' } });
+            expect(res.headers.get('accept-encoding')).toBe('identity');
+          }
+        }
+        expect(await stored('compressed')).toBe(false);
+        expect((await t.send('POST', '/posts', fields, { 'content-encoding': 'identity' })).status).toBe(201);
+      });
+
+      it('sends 100 Continue only for a body it reads: 413 at once for an oversized Content-Length, 201 for a valid one', async () => {
+        const expecting = (length: number) => `POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${length}\r\n\r\n`;
+        const oversized = await rawExchange(t.port, [expecting(2 * MiB)], 1);
+        expect(oversized.responses.map((raw) => raw.status)).toEqual([413]);
+        expectJsonError(oversized.responses[0] as RawResponse, 413, 'Request body too large');
+
+        const post = JSON.stringify({ ...aPost, title: 'after 100 Continue', published: true });
+        const conn = await rawConnection(t.port);
+        const answers = async (count: number) => {
+          while (parseRawResponses(conn.received()).length < count && !conn.socket.destroyed) await sleep(10);
+          return parseRawResponses(conn.received()).map((raw) => raw.status);
+        };
+        conn.write(expecting(post.length));
+        expect(await answers(1)).toEqual([100]);
+        conn.write(post);
+        expect(await answers(2)).toEqual([100, 201]);
+        conn.socket.destroy();
+        expect(await stored('after 100 Continue')).toBe(true);
       });
     });
 

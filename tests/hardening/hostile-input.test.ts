@@ -1,8 +1,90 @@
-// Runs the hostile input suite (hostile-input.suite.ts) on a server in this process over the in-memory store.
-import { afterAll } from 'vitest';
+// Measures what hostile bodies cost a server process of its own, and runs the hostile input suite
+// (hostile-input.suite.ts) on a server in this process over the in-memory store.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
 import { memoryStore } from '@inkwell/app';
 import { startInkwell } from '../support/start-inkwell.js';
+import { MiB, TEST_JWT_SECRET } from '../support/fixtures.js';
+import { rawConnection, sleep } from '../support/raw-http.js';
 import { HOSTILE_TIMEOUTS, describeHostileInput, measurements } from './hostile-input.suite.js';
+
+/** A process's resident memory now and at its peak, in MiB, as Linux reports them. */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+}
+
+/** Makes Linux count the process's peak resident memory from now on (clear_refs, "5"). */
+const resetPeak = (pid: number) => writeFileSync(`/proc/${pid}/clear_refs`, '5');
+
+/**
+ * A JSON object of exactly 1 MiB, mostly whitespace, that fails validation (no title): read in full,
+ * decoded and parsed, stored nowhere, and small once parsed, so the peak is the bodies' own cost.
+ */
+const body = Buffer.from(`{${' '.repeat(MiB - 2)}}`);
+
+/** The same body as one-byte chunks: six bytes on the wire, and one parser callback, per byte of body. */
+const oneByteChunks = (() => {
+  const wire = Buffer.alloc(body.length * 6 + 5);
+  let at = 0;
+  for (const byte of body) {
+    at += wire.write('1\r\n', at, 'latin1');
+    at = wire.writeUInt8(byte, at);
+    at += wire.write('\r\n', at, 'latin1');
+  }
+  wire.write('0\r\n\r\n', at);
+  return wire;
+})();
+
+/** Sends `head` then `payload` in writes of `pieceBytes` (each its own TCP segment, a turn of the event loop apart when `trickle`); resolves with the status answered. */
+async function upload(port: number, head: string, payload: Buffer, pieceBytes: number, trickle: boolean): Promise<number> {
+  const conn = await rawConnection(port);
+  conn.socket.setNoDelay(true);
+  conn.write(head);
+  for (let at = 0; at < payload.length && !conn.socket.destroyed; at += pieceBytes) {
+    const flushed = conn.write(payload.subarray(at, at + pieceBytes));
+    if (trickle) await new Promise((resolve) => setImmediate(resolve));
+    else if (!flushed) await new Promise((resolve) => conn.socket.once('drain', resolve));
+  }
+  const { status } = await conn.response(280_000);
+  conn.socket.destroy();
+  return status;
+}
+
+// A server process of its own, whose peak memory is the server's alone, with a request timeout
+// that leaves the sixteen uploads all the time they need on a busy machine (one-byte chunks cost a
+// parser callback per byte of body).
+describe('a body costs at most its size, on a server process of its own (memory store)', () => {
+  const grew: Record<string, number> = {};
+  afterAll(() => {
+    console.info(`[hostile input] peak resident memory grew by (MiB): ${JSON.stringify(grew)}`);
+  });
+
+  it.each([
+    ['chunked in one-byte chunks', 'Transfer-Encoding: chunked', oneByteChunks, 64 * 1024, false],
+    ['with Content-Length, in 16-byte TCP segments', `Content-Length: ${body.length}`, body, 16, true],
+  ] as const)('16 bodies of 1 MiB %s at once grow its peak memory by well under 100 MB', { timeout: 300_000 }, async (how, framing, payload, pieceBytes, trickle) => {
+    // The young generation as `pnpm start` sizes it (--max-semi-space-size=4), as the process runs in production.
+    const env = { JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', NODE_OPTIONS: '--max-semi-space-size=4' };
+    const server = await startInkwell({ in: 'child', store: 'memory', env, timeouts: { requestMs: 280_000 } });
+    try {
+      const pid = server.child.process.pid as number;
+      // Settled: a few ordinary requests, then the peak counted from the memory it holds now.
+      for (let i = 0; i < 20; i++) await (await fetch(`${server.url}/posts`)).arrayBuffer();
+      await sleep(200);
+      const before = memoryOf(pid);
+      resetPeak(pid);
+      const head = `POST /posts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
+      const statuses = await Promise.all(Array.from({ length: 16 }, () => upload(server.port, head, payload, pieceBytes, trickle)));
+      expect(statuses).toEqual(Array<number>(16).fill(400));
+      grew[how] = Math.round(memoryOf(pid).peak - before.rss);
+      expect(grew[how]).toBeLessThan(100);
+    } finally {
+      await server.close();
+    }
+  });
+});
 
 describeHostileInput({ label: 'memory store', start: () => startInkwell({ in: 'process', store: memoryStore(), timeouts: HOSTILE_TIMEOUTS }) });
 

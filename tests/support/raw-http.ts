@@ -9,18 +9,31 @@ export interface RawResponse {
 
 /** Parses the first HTTP/1.1 response in `text`, or null when its head is not complete yet. */
 export function parseRawResponse(text: string): RawResponse | null {
-  const end = text.indexOf('\r\n\r\n');
-  if (end === -1) return null;
-  const [statusLine = '', ...headerLines] = text.slice(0, end).split('\r\n');
-  const headers: Record<string, string> = {};
-  for (const line of headerLines) {
-    const colon = line.indexOf(':');
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  return parseRawResponses(text)[0] ?? null;
+}
+
+/**
+ * Every complete HTTP/1.1 response in `text`, in order, interim ones (`100 Continue`) included;
+ * a body is framed by its `Content-Length` (every answer of inkwell's has one, or no body).
+ */
+export function parseRawResponses(text: string): RawResponse[] {
+  const responses: RawResponse[] = [];
+  let rest = text;
+  for (;;) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end === -1) return responses;
+    const [statusLine = '', ...headerLines] = rest.slice(0, end).split('\r\n');
+    const headers: Record<string, string> = {};
+    for (const line of headerLines) {
+      const colon = line.indexOf(':');
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    const length = Number(headers['content-length'] ?? 0);
+    const body = rest.slice(end + 4, end + 4 + length);
+    if (Buffer.byteLength(body, 'latin1') < length) return responses;
+    responses.push({ status: Number(statusLine.split(' ')[1]), headers, body });
+    rest = rest.slice(end + 4 + length);
   }
-  const length = Number(headers['content-length'] ?? 0);
-  const body = text.slice(end + 4, end + 4 + length);
-  if (Buffer.byteLength(body) < length) return null;
-  return { status: Number(statusLine.split(' ')[1]), headers, body };
 }
 
 /** A raw TCP connection to the server, for what `fetch` cannot send (or would fix up). */
@@ -121,3 +134,40 @@ export function rawConnection(port: number, options: { halfOpen?: boolean; readL
 
 /** Resolves after `ms`. */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** What one raw connection got back: its answers in order, and whether the server closed it. */
+export interface RawExchange {
+  readonly responses: RawResponse[];
+  readonly closedByServer: boolean;
+}
+
+/**
+ * Writes `segments` on a new connection to 127.0.0.1:`port` (each its own write, one turn of the
+ * event loop apart), then waits until `answers` final answers came back (not counting
+ * `100 Continue`), the server closed the connection, or the connection had nothing to say for
+ * `quietMs`; then closes it.
+ */
+export async function rawExchange(port: number, segments: readonly (string | Buffer)[], answers: number, quietMs = 1_000): Promise<RawExchange> {
+  const conn = await rawConnection(port);
+  for (const segment of segments) {
+    if (conn.socket.destroyed) break;
+    conn.write(segment);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const finals = () => parseRawResponses(conn.received()).filter((response) => response.status >= 200);
+  let closedByServer = false;
+  void conn.closed.then(() => (closedByServer = true));
+  let lastLength = -1;
+  let quietSince = performance.now();
+  while (!closedByServer && finals().length < answers && performance.now() - quietSince < quietMs) {
+    await sleep(10);
+    if (conn.received().length !== lastLength) {
+      lastLength = conn.received().length;
+      quietSince = performance.now();
+    }
+  }
+  // A server that closes after its last answer does so at once: give it the moment to.
+  if (!closedByServer) await Promise.race([conn.closed, sleep(100)]);
+  conn.socket.destroy();
+  return { responses: parseRawResponses(conn.received()), closedByServer };
+}

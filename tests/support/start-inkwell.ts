@@ -26,6 +26,8 @@ const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 // The app's entry file, run from source through tsx exactly as `pnpm dev` runs it: a file to
 // execute in a child process, not a module this package imports.
 const mainModule = fileURLToPath(new URL('packages/app/src/main.ts', `file://${repositoryRoot}`));
+// The same start-up with a test's own timeouts (a single process, no signal handling).
+const timedModule = fileURLToPath(new URL('./serve-child.ts', import.meta.url));
 
 /** Settings added to (or, for a child, making up) the server's environment. */
 export type Env = Readonly<Record<string, string>>;
@@ -66,6 +68,8 @@ export interface InChildOptions {
    * workers listen; `'spawned'` resolves at once, for tests of start-up, exit codes and signals.
    */
   readonly ready?: 'serving' | 'spawned';
+  /** Node's timeouts instead of production's: the process is then one server (support/serve-child.ts), not main.ts. */
+  readonly timeouts?: Partial<ServerTimeouts>;
 }
 
 /** Any way to start an inkwell under test. */
@@ -215,10 +219,11 @@ function storeEnv(store: ChildStore | undefined): Record<string, string> {
   return store.database === undefined ? { DB_URL: store.url } : { DB_URL: store.url, DB_DATABASE: store.database };
 }
 
-function spawnChild({ store, env = {} }: InChildOptions): ChildRun {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', mainModule], {
+function spawnChild({ store, env = {}, timeouts }: InChildOptions): ChildRun {
+  const timed = timeouts === undefined ? {} : { INKWELL_TEST_TIMEOUTS: JSON.stringify(timeouts) };
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', timeouts === undefined ? mainModule : timedModule], {
     cwd: repositoryRoot,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...env },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...env, ...timed },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

@@ -5,6 +5,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 /** Failures that belong to HTTP itself (content type, body framing, routing, the parser), with their fixed answers. */
 export const httpFailures = {
   UnsupportedMediaType: { status: 415, error: 'Content-Type must be application/json' },
+  UnsupportedContentEncoding: { status: 415, error: 'Content-Encoding must be identity' },
   InvalidJsonBody: { status: 400, error: 'Invalid JSON body' },
   BodyTooLarge: { status: 413, error: 'Request body too large' },
   NotFound: { status: 404, error: 'Not found' },
@@ -14,6 +15,7 @@ export const httpFailures = {
   BadRequest: { status: 400, error: 'Bad request' },
   RequestTimeout: { status: 408, error: 'Request timeout' },
   RequestHeadersTooLarge: { status: 431, error: 'Request headers too large' },
+  ExpectationFailed: { status: 417, error: 'Expectation failed' },
 } as const satisfies Record<string, { status: ContentfulStatusCode; error: string }>;
 
 export type HttpFailure = keyof typeof httpFailures;
@@ -61,6 +63,16 @@ function failureHeaders(error: DomainError, status: ContentfulStatusCode): Recor
   return undefined;
 }
 
+/**
+ * The headers some of HTTP's own failures carry: a refused body names the one content coding
+ * a body may have (RFC 9110 §15.5.16), whichever of the two was wrong.
+ */
+const ACCEPTS_IDENTITY = { 'Accept-Encoding': 'identity' };
+const httpFailureHeaders: Partial<Record<HttpFailure, Record<string, string>>> = {
+  UnsupportedMediaType: ACCEPTS_IDENTITY,
+  UnsupportedContentEncoding: ACCEPTS_IDENTITY,
+};
+
 /** The JSON error body for one of HTTP's own failures. */
 export function failureResponse(c: Context, failure: HttpFailure, headers?: Record<string, string>): Response {
   const { status, error } = httpFailures[failure];
@@ -72,7 +84,7 @@ export function failureResponse(c: Context, failure: HttpFailure, headers?: Reco
  * (which the caller logs and answers with a bare 500).
  */
 export function knownErrorResponse(c: Context, thrown: unknown): Response | null {
-  if (thrown instanceof HttpError) return failureResponse(c, thrown.failure);
+  if (thrown instanceof HttpError) return failureResponse(c, thrown.failure, httpFailureHeaders[thrown.failure]);
   if (isDomainError(thrown)) {
     const body = thrown.issues
       ? { error: domainErrorMessages[thrown.code], issues: thrown.issues }

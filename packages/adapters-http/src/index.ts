@@ -7,5 +7,13 @@ export { MAX_BODY_BYTES } from './request/json-body.js';
 export type { OpenApiDocument, OpenApiOperation, OpenApiResponse } from './openapi/types.js';
 export { DOCS_CONTENT_SECURITY_POLICY } from './docs/docs-page.js';
 export { JSON_API_CONTENT_SECURITY_POLICY } from './middleware/security-headers.js';
-export { serveNode, DEFAULT_SERVER_TIMEOUTS, type NodeServer, type ServeNodeOptions, type ServerTimeouts } from './node/serve-node.js';
+export {
+  serveNode,
+  DEFAULT_CONNECTION_LIMITS,
+  DEFAULT_SERVER_TIMEOUTS,
+  type ConnectionLimits,
+  type NodeServer,
+  type ServeNodeOptions,
+  type ServerTimeouts,
+} from './node/serve-node.js';
 export { DEFAULT_LINGER, type LingerBounds } from './node/lingering-close.js';

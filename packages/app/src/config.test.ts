@@ -137,6 +137,24 @@ describe('readConfig', () => {
     });
   });
 
+  describe('CONNECTIONS_MAX and LINGERING_CONNECTIONS_MAX', () => {
+    it('default to 1024 open connections, 128 of them lingering', () => {
+      expect(readConfig({}).connections).toStrictEqual({ open: 1024, lingering: 128 });
+    });
+
+    it('read whole numbers, from 1 open connection and from 0 lingering ones (no lingering close)', () => {
+      expect(readConfig({ CONNECTIONS_MAX: '1', LINGERING_CONNECTIONS_MAX: '0' }).connections).toStrictEqual({ open: 1, lingering: 0 });
+    });
+
+    it.each([
+      ['CONNECTIONS_MAX', '0', 'CONNECTIONS_MAX must be at least 1'],
+      ['CONNECTIONS_MAX', 'unlimited', 'CONNECTIONS_MAX must be a whole number'],
+      ['LINGERING_CONNECTIONS_MAX', '-1', 'LINGERING_CONNECTIONS_MAX must be a whole number'],
+    ])('refuses %s=%j with one line naming it', (name, value, message) => {
+      expect(refusal({ [name]: value }).message).toBe(message);
+    });
+  });
+
   describe('POSTS_ACCESS', () => {
     it('is open by default: the contract as written', () => {
       expect(readConfig({}).postsAccess).toBe('open');

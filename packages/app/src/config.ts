@@ -40,6 +40,8 @@ export interface Config {
   readonly hashWorkers: number;
   /** Hashing jobs that may wait for a thread before signup and login answer 503. */
   readonly hashQueueMax: number;
+  /** Connections one process holds open at once, and how many of them may be in their lingering close. */
+  readonly connections: { readonly open: number; readonly lingering: number };
   /** Problems worth a loud line at start that do not stop it (the development secret in use). */
   readonly warnings: readonly string[];
 }
@@ -130,6 +132,8 @@ const EnvSchema = v.object({
   WEB_CONCURRENCY: wholeNumber('WEB_CONCURRENCY', 1, 1),
   HASH_WORKERS: wholeNumber('HASH_WORKERS', availableParallelism(), 1),
   HASH_QUEUE_MAX: wholeNumber('HASH_QUEUE_MAX', 32),
+  CONNECTIONS_MAX: wholeNumber('CONNECTIONS_MAX', 1024, 1),
+  LINGERING_CONNECTIONS_MAX: wholeNumber('LINGERING_CONNECTIONS_MAX', 128),
 });
 
 /**
@@ -179,6 +183,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     webConcurrency: rest.WEB_CONCURRENCY,
     hashWorkers: rest.HASH_WORKERS,
     hashQueueMax: rest.HASH_QUEUE_MAX,
+    connections: { open: rest.CONNECTIONS_MAX, lingering: rest.LINGERING_CONNECTIONS_MAX },
     warnings,
   };
 }

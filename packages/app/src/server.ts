@@ -23,7 +23,13 @@ export async function startServer(config: Config, logger: Logger, options: Serve
   const inkwell = await createInkwell(config, logger, options.overrides);
   let served;
   try {
-    served = await serveNode(inkwell.app, { host: config.host, port: config.port, timeouts: options.timeouts, linger: options.linger });
+    served = await serveNode(inkwell.app, {
+      host: config.host,
+      port: config.port,
+      timeouts: options.timeouts,
+      linger: options.linger,
+      connections: config.connections,
+    });
   } catch (error) {
     await inkwell.close();
     throw error;

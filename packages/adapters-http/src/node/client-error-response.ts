@@ -1,7 +1,8 @@
-import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { httpFailures, type HttpFailure } from '../http-errors.js';
-import { lingeringClose, type LingerBounds } from './lingering-close.js';
+import type { ClosingConnections } from './lingering-close.js';
+import { responseInFlight } from './node-internals.js';
 
 /** Node's own rejections, by the code of its error, answered with the API's error shape instead of Node's empty defaults. */
 const rejections: Readonly<Record<string, HttpFailure>> = {
@@ -13,38 +14,103 @@ const rejections: Readonly<Record<string, HttpFailure>> = {
 /** Headers every answer written here carries besides its own: the app's security headers. */
 export type AnswerHeaders = Readonly<Record<string, string>>;
 
+/** The JSON body of `failure`, and the headers that go with it besides `answerHeaders` and `extra`. */
+function jsonAnswer(failure: HttpFailure, answerHeaders: AnswerHeaders, extra: AnswerHeaders = {}) {
+  const { status, error } = httpFailures[failure];
+  const body = JSON.stringify({ error });
+  const headers = { ...answerHeaders, ...extra, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) };
+  return { status, body, headers };
+}
+
+/**
+ * The raw HTTP/1.1 answer `failure` for a connection no response object writes to (one the
+ * parser refused, a CONNECT), in JSON, with the date as every answer has it, closing the connection.
+ */
+export function rawJsonAnswer(failure: HttpFailure, answerHeaders: AnswerHeaders, extra?: AnswerHeaders): string {
+  const { status, body, headers } = jsonAnswer(failure, answerHeaders, extra);
+  const lines = Object.entries({ ...headers, Date: new Date().toUTCString(), Connection: 'close' }).map(([name, value]) => `${name}: ${value}`);
+  return [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...lines, '', body].join('\r\n');
+}
+
 /** The raw HTTP/1.1 response for a rejection (any other parser error is a 400), closed after it. */
 export function clientErrorResponse(code: string | undefined, answerHeaders: AnswerHeaders): string {
-  const { status, error } = httpFailures[(code !== undefined && rejections[code]) || 'BadRequest'];
-  const body = JSON.stringify({ error });
-  const headers = { ...answerHeaders, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
-  return [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), '', body].join('\r\n');
+  return rawJsonAnswer((code !== undefined && rejections[code]) || 'BadRequest', answerHeaders);
+}
+
+/**
+ * Answers `failure` in JSON on `response`, before any route runs (a request without `Host`, an
+ * expectation the server cannot meet); Node adds the date and, when the request's body has not
+ * all arrived, the serving layer closes the connection after it.
+ */
+export function answerWithJson(response: ServerResponse, failure: HttpFailure, answerHeaders: AnswerHeaders, extra?: AnswerHeaders): void {
+  const { status, body, headers } = jsonAnswer(failure, answerHeaders, extra);
+  response.writeHead(status, headers);
+  response.end(body);
 }
 
 /**
  * Handles the server's `clientError` (a request Node's parser refused: headers over the size
  * limit, a malformed request line, the header or request timeout) with a JSON error response.
- * As Node's default handler does, nothing is written once a response to this socket has
- * begun, since that would corrupt it. Between requests the answer is sent and the connection
- * ends with a lingering close (a reset would discard the answer before the client reads it).
+ * The parser stops reading the connection at once: nothing after the refused bytes is parsed or
+ * run. The answers of the requests before them, still running, go out first, in order; then the
+ * rejection, and the connection ends with a lingering close (a reset would discard the answer
+ * before the client reads it). When the refused bytes belong to the request being answered (its
+ * body broke off or timed out), the rejection is its answer, if none has begun, and the
+ * connection is cut, as Node's default handler does: nothing is written once a response has begun,
+ * since that would corrupt it.
  */
-export function answerClientErrorsWithJson(server: Server, linger: LingerBounds, answerHeaders: AnswerHeaders): void {
+export function answerClientErrorsWithJson(server: Server, connections: ClosingConnections, answerHeaders: AnswerHeaders): void {
   const answered = new WeakSet<Duplex>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // On a lingering connection the parser has stopped: its complaints (the timeout of the request
+    // it was in, the end of input it never saw the end of) only mean the connection is done.
+    if (connections.lingers(socket)) return connections.destroyWhenWritten(socket);
+    // After an answer that closes the connection, what follows it is not the parser's to judge
+    // (the connection ends with that answer), but a request timeout still cuts it.
+    if (connections.closing(socket) && error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') return;
     if (answered.has(socket)) return;
     answered.add(socket);
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
-    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (inFlight) {
-      if (!inFlight.headersSent) socket.write(clientErrorResponse(error.code, answerHeaders));
-      socket.destroy();
-      return;
-    }
-    socket.write(clientErrorResponse(error.code, answerHeaders));
-    lingeringClose(socket, linger);
+    connections.stopParsing(socket);
+    afterRunningAnswers(socket, () => {
+      const inFlight = responseInFlight(socket);
+      if (inFlight) {
+        if (!inFlight.headersSent) socket.write(clientErrorResponse(error.code, answerHeaders));
+        socket.destroy();
+        return;
+      }
+      if (!socket.writable) return;
+      socket.write(clientErrorResponse(error.code, answerHeaders));
+      connections.linger(socket);
+    });
+  });
+}
+
+/**
+ * Calls `then` once `socket` writes no answer of a request whose bytes all arrived (requests
+ * still running, pipelined before what the parser refused), or at once; the answer in flight
+ * then, if any, is that of the request the refusal is about.
+ */
+function afterRunningAnswers(socket: Duplex, then: () => void): void {
+  const inFlight = responseInFlight(socket);
+  // 'close' follows the response's end, once Node has handed the socket to the next pipelined response, if any.
+  if (inFlight?.req.complete) inFlight.once('close', () => afterRunningAnswers(socket, then));
+  else then();
+}
+
+/**
+ * Answers a `CONNECT` (a request to open a tunnel, which this server never does) 405 in JSON,
+ * with an empty `Allow`: the target is a host and port, not a resource of this API, and allows
+ * no method here (RFC 9110 §15.5.6). Node hands such a connection over without parsing it any
+ * further; it closes with a lingering close, without reading what follows.
+ */
+export function answerConnectWithJson(server: Server, connections: ClosingConnections, answerHeaders: AnswerHeaders): void {
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    socket.write(rawJsonAnswer('MethodNotAllowed', answerHeaders, { Allow: '' }));
+    connections.linger(socket);
   });
 }
 

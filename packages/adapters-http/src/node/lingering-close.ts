@@ -1,6 +1,8 @@
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { detachParser } from './node-internals.js';
+import { dropRequestBody, sendPendingContinue } from './request-body.js';
 
 /**
  * How long a closing connection keeps reading what the client still sends: bounded by time, as
@@ -18,75 +20,132 @@ export interface LingerBounds {
  * as long to finish sending a refused body as it had to send a whole request (30 s, the request
  * timeout), and may pause as long as a kept-alive connection may idle (5 s). A byte bound would
  * cut clients that are merely finishing an upload on a fast link, and protect nothing: what is
- * read is dropped at once, so memory does not grow, and the time bound already frees the socket.
+ * read is dropped at once, unparsed, so memory does not grow, and the time bound already frees
+ * the socket.
  */
 export const DEFAULT_LINGER: LingerBounds = { maxMs: 30_000, idleMs: 5_000 };
 
-const lingering = new WeakSet<Duplex>();
+/** What arrives on a lingering connection: nothing of it is kept or parsed. */
+const discard = (): void => undefined;
 
 /**
- * Closes `socket` the way nginx's lingering close does, after an answer has been written to it:
- * sends FIN once the answer is out, then keeps reading and discarding whatever the client still
- * sends, and destroys the socket when the client is done (it ends its side, or `request`'s body
- * ends), when it has sent nothing for `idleMs`, or `maxMs` after the answer. Destroying a socket
- * while the client's bytes still arrive makes the kernel answer them with a reset, and a reset
- * discards the answer from the client's receive buffer if the client has not read it yet: a
- * client that writes its whole body before reading would see `EPIPE` instead of the answer.
- * Calling it again on the same socket does nothing.
+ * The connections of one server that close after their answer. Once an answer on a connection
+ * says `Connection: close` (the client asked for it, or the answer came before the request's body
+ * had all arrived, or the parser refused what followed), no later request on it runs (RFC 9112
+ * §9.6): the parser stops reading the connection, and what it had already read is not run. The
+ * connection then ends with a lingering close, as nginx's does: the server sends its FIN once the
+ * answer is out, and keeps reading and dropping, unparsed, whatever the client still sends until
+ * the client is done (it ends its side), has sent nothing for `idleMs`, or `maxMs` after the
+ * answer. Closing while the client's bytes still arrive would make the kernel answer them with a
+ * reset, and a reset discards the answer from the client's receive buffer if the client has not
+ * read it yet: a client that writes its whole body before reading would see `EPIPE` instead of
+ * the answer. At most `maxLingering` connections linger at once: past it, the one that has
+ * lingered longest is closed at once.
  */
-export function lingeringClose(socket: Duplex, bounds: LingerBounds, request?: IncomingMessage): void {
-  if (lingering.has(socket) || socket.destroyed) return;
-  lingering.add(socket);
+export class ClosingConnections {
+  readonly #closing = new WeakSet<Duplex>();
+  readonly #detached = new WeakSet<Duplex>();
+  /** In the order they began: the first has lingered longest. */
+  readonly #lingering = new Set<Duplex>();
 
-  // Once the answer and the FIN are out, nothing of ours is lost by destroying.
-  const destroyWhenWritten = () => {
+  constructor(
+    readonly bounds: LingerBounds,
+    readonly maxLingering: number,
+  ) {}
+
+  /** Whether an answer on `socket` says, or will say, `Connection: close`: no further request on it may run. */
+  closing(socket: Duplex): boolean {
+    return this.#closing.has(socket);
+  }
+
+  /** Marks `socket` to close after the answer on its way: no request that follows on it runs. */
+  closeAfterAnswer(socket: Duplex): void {
+    this.#closing.add(socket);
+  }
+
+  /**
+   * Stops the parser reading `socket`: from now on what arrives is dropped unparsed. Done after
+   * the current parser run, if one is under way.
+   */
+  stopParsing(socket: Duplex): void {
+    this.#closing.add(socket);
+    if (this.#detached.has(socket)) return;
+    this.#detached.add(socket);
+    setImmediate(() => {
+      if (!socket.destroyed) detachParser(socket, discard);
+    });
+  }
+
+  /** Whether `socket` is closing with a lingering close. */
+  lingers(socket: Duplex): boolean {
+    return this.#lingering.has(socket);
+  }
+
+  /**
+   * Closes `socket` with a lingering close, once what was written to it is out (it is Node's
+   * `destroySoon` for every connection of the server). Calling it again does nothing.
+   */
+  linger(socket: Duplex): void {
+    if (this.#lingering.has(socket) || socket.destroyed) return;
+    this.stopParsing(socket);
+    if (this.maxLingering === 0) {
+      this.destroyWhenWritten(socket);
+      socket.end();
+      return;
+    }
+    if (this.#lingering.size >= this.maxLingering) {
+      const [longest] = this.#lingering;
+      this.#lingering.delete(longest as Duplex);
+      longest?.destroy();
+    }
+    this.#lingering.add(socket);
+    const cut = () => socket.destroy();
+    const timeLimit = setTimeout(cut, this.bounds.maxMs);
+    timeLimit.unref();
+    socket.once('close', () => {
+      clearTimeout(timeLimit);
+      this.#lingering.delete(socket);
+    });
+    // A socket's own timeout is idle time: every read restarts it.
+    (socket as Partial<Pick<Socket, 'setTimeout'>>).setTimeout?.(this.bounds.idleMs);
+    socket.once('timeout', cut);
+    socket.once('end', () => this.destroyWhenWritten(socket));
+    socket.end();
+  }
+
+  /** Destroys `socket` once the answer and the FIN are out: nothing of ours is lost by it then. */
+  destroyWhenWritten(socket: Duplex): void {
     if (socket.writableFinished) socket.destroy();
     else socket.once('finish', () => socket.destroy());
-  };
-  const cut = () => socket.destroy();
-  const timeLimit = setTimeout(cut, bounds.maxMs);
-  timeLimit.unref();
-  socket.once('close', () => clearTimeout(timeLimit));
-  // A socket's own timeout is idle time: every read restarts it, the HTTP parser's reads
-  // included (they bypass 'data' events, so Node restarts it for them).
-  (socket as Partial<Pick<Socket, 'setTimeout'>>).setTimeout?.(bounds.idleMs);
-  socket.once('timeout', cut);
-  socket.once('end', destroyWhenWritten);
-  if (request) {
-    request.once('end', destroyWhenWritten);
-    // What the parser still hands the request is dropped; a paused request would stop the socket.
-    request.resume();
   }
-  socket.end();
 }
 
 /**
  * `ServerResponse` for a server whose early answers must arrive: when an answer is written
  * before the request body was read to its end (413, 415, a 404 or 401 that needs no body), it
- * says `Connection: close`, and the connection ends with `lingeringClose` instead of Node's
- * immediate destroy. Every other answer is untouched (one property read per response) and
- * keeps the connection alive.
+ * says `Connection: close`, keeps nothing more of the body, stops the parser (the rest of the
+ * body is dropped unparsed, and no request after it runs), and the connection ends with a
+ * lingering close. Every other answer keeps the connection alive: one to a request that asked
+ * for `100 Continue` and whose body came without it is preceded by that `100 Continue`
+ * (request-body.ts, `sendPendingContinue`).
  */
-export function lingeringResponses(bounds: LingerBounds): typeof ServerResponse {
+export function lingeringResponses(connections: ClosingConnections): typeof ServerResponse {
   return class LingeringServerResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
     override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
     override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
     override writeHead(statusCode: number, ...rest: [(string | OutgoingHttpHeaders | OutgoingHttpHeader[])?, (OutgoingHttpHeaders | OutgoingHttpHeader[])?]): this {
-      if (!this.req.complete && hasBody(this.req)) this.#closeAfterAnswer();
+      if (!this.req.complete && hasBody(this.req)) {
+        this.setHeader('Connection', 'close');
+        dropRequestBody(this.req);
+        connections.stopParsing(this.req.socket);
+      } else sendPendingContinue(this.req);
       return super.writeHead(statusCode, ...(rest as [string?, (OutgoingHttpHeaders | OutgoingHttpHeader[])?]));
-    }
-
-    #closeAfterAnswer(): void {
-      this.setHeader('Connection', 'close');
-      const { socket, req } = this;
-      // Node ends a `Connection: close` response with socket.destroySoon(); this socket lingers instead.
-      if (socket) socket.destroySoon = () => lingeringClose(socket, bounds, req);
     }
   };
 }
 
 /** Whether the request announced a body (the parser knows a body-less request is complete only after the headers). */
-function hasBody(request: IncomingMessage): boolean {
+export function hasBody(request: IncomingMessage): boolean {
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

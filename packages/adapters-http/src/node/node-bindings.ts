@@ -1,6 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { HttpError } from '../http-errors.js';
+import { BodyBuffer, readRequestBody } from './request-body.js';
 
 // Behind @hono/node-server, `c.env` holds Node's own request and response (`incoming`,
 // `outgoing`). The few questions only they answer cheaply are asked here, with the web
@@ -39,68 +40,35 @@ export function sendsBody(c: Context): boolean {
 }
 
 /**
- * A body sent without a declared length (chunked), refused with `BodyTooLarge` as soon as it
- * passes `maxBytes`. On Node it is read from Node's own stream, which is then paused and left
- * unread: the server answers at once and closes the connection after the answer, reading and
- * dropping what still arrives for a bounded time (lingering-close.ts), so a client still
- * writing its body receives the 413. Without Node, the web `Request`'s stream is read.
+ * The request body, once it has all arrived, refused with `BodyTooLarge` as soon as it passes
+ * `maxBytes` (at once when its `Content-Length` does), whatever its framing. It costs at most its
+ * size: on Node it is the one buffer the serving layer kept it in as it arrived
+ * (request-body.ts); elsewhere the web `Request`'s stream is read into one buffer. A refused
+ * body is not read any further: on Node the answer goes out at once and the connection closes
+ * after it, dropping what still arrives, unparsed, for a bounded time (lingering-close.ts), so a
+ * client still writing its body receives the 413.
  */
 export function readBodyAtMost(c: Context, maxBytes: number): Promise<Uint8Array> {
   const node = nodeBindings(c);
-  return node ? readIncomingAtMost(node.incoming, maxBytes) : readStreamAtMost(c.req.raw.body, maxBytes);
+  return (node && readRequestBody(node.incoming, maxBytes)) ?? readStreamAtMost(c.req.raw.body, maxBytes, declaredLength(c));
 }
 
-function readIncomingAtMost(incoming: HttpBindings['incoming'], maxBytes: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = () => {
-      incoming.off('data', onData);
-      incoming.off('end', onEnd);
-      incoming.off('error', onGone);
-      incoming.off('close', onGone);
-    };
-    function onData(chunk: Buffer) {
-      size += chunk.byteLength;
-      if (size > maxBytes) {
-        stop();
-        incoming.pause();
-        reject(new HttpError('BodyTooLarge'));
-        return;
-      }
-      chunks.push(chunk);
-    }
-    function onEnd() {
-      stop();
-      resolve(Buffer.concat(chunks, size));
-    }
-    function onGone() {
-      stop();
-      reject(new Error('request body incomplete: the client went away'));
-    }
-    if (incoming.readableEnded) return resolve(new Uint8Array(0));
-    if (incoming.destroyed) return onGone();
-    incoming.on('data', onData);
-    incoming.on('end', onEnd);
-    incoming.on('error', onGone);
-    incoming.on('close', onGone);
-  });
+function declaredLength(c: Context): number | undefined {
+  const declared = c.req.header('content-length');
+  return declared === undefined ? undefined : Number(declared);
 }
 
-async function readStreamAtMost(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
+async function readStreamAtMost(body: ReadableStream<Uint8Array> | null, maxBytes: number, declared: number | undefined): Promise<Uint8Array> {
+  if (declared !== undefined && declared > maxBytes) throw new HttpError('BodyTooLarge');
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const bytes = new BodyBuffer(Math.min(maxBytes, declared ?? maxBytes));
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
+    if (done) return bytes.bytes();
+    if (!bytes.append(value)) {
       await reader.cancel().catch(() => undefined);
       throw new HttpError('BodyTooLarge');
     }
-    chunks.push(value);
   }
-  return Buffer.concat(chunks, size);
 }

@@ -1,12 +1,14 @@
 import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { SECURITY_HEADERS } from '../middleware/security-headers.js';
-import { answerClientErrorsWithJson, requestErrorResponse } from './client-error-response.js';
+import { MAX_BODY_BYTES } from '../request/json-body.js';
+import { answerClientErrorsWithJson, answerConnectWithJson, answerWithJson, requestErrorResponse } from './client-error-response.js';
 import { installDirectAnswers, type DirectAnswers } from './direct-answers.js';
 import { installLightHeaders } from './light-headers.js';
-import { DEFAULT_LINGER, lingeringResponses, type LingerBounds } from './lingering-close.js';
+import { ClosingConnections, DEFAULT_LINGER, hasBody, lingeringResponses, type LingerBounds } from './lingering-close.js';
+import { continueWhenRead, dropRequestBody, requestsWithBodyBuffer } from './request-body.js';
 
 /**
  * Bounded waits, so slow or stalled clients (slowloris) cannot hold connections open. Node
@@ -31,6 +33,22 @@ export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = {
   checkIntervalMs: 1_000,
 };
 
+/** How many connections one server holds at once. */
+export interface ConnectionLimits {
+  /** Open connections, lingering ones included: past it, a new connection is closed as soon as it is accepted, unanswered. */
+  readonly open: number;
+  /** Connections in their lingering close: past it, the one that has lingered longest is closed at once. */
+  readonly lingering: number;
+}
+
+/**
+ * The production limits, for one process on two cores. An open connection costs a few
+ * kilobytes while idle, and up to the 1 MiB body limit while a body arrives: at most 1 GiB of
+ * bodies at once. Lingering connections are those answered early (or refused): a client that
+ * makes many of them cannot take more than an eighth of the connections for it.
+ */
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { open: 1024, lingering: 128 };
+
 /** How long shutdown waits for in-flight requests before cutting connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -42,6 +60,10 @@ export interface ServeNodeOptions {
   readonly timeouts?: Partial<ServerTimeouts>;
   /** How long a closing connection keeps reading after an early answer. */
   readonly linger?: Partial<LingerBounds>;
+  /** How many connections, and lingering ones, it holds at once. */
+  readonly connections?: Partial<ConnectionLimits>;
+  /** The most of a request body the server keeps, as the API's body limit (1 MiB) by default. */
+  readonly maxBodyBytes?: number;
 }
 
 /** A listening Node server. */
@@ -60,8 +82,10 @@ export interface FetchApp {
 
 /**
  * Serves `app` on a `node:http` server through @hono/node-server's request listener: the
- * timeouts above, JSON answers for requests Node's parser or the adapter refuse, and early
- * answers that reach clients which write their whole body first (a lingering close).
+ * timeouts and limits above, request bodies kept in one buffer each (request-body.ts), JSON
+ * answers for requests Node's parser or the adapter refuse, early answers that reach clients
+ * which write their whole body first (a lingering close), and nothing run on a connection after
+ * an answer that closes it.
  *
  * This is where inkwell is made fast on Node, so that the app is plain Hono (see "Where speed
  * lives" in docs/architecture.md): the global `Headers` Hono builds answers with is
@@ -69,7 +93,8 @@ export interface FetchApp {
  */
 export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promise<NodeServer> {
   const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts };
-  const linger = { ...DEFAULT_LINGER, ...options.linger };
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
+  const connections = new ClosingConnections({ ...DEFAULT_LINGER, ...options.linger }, limits.lingering);
   installLightHeaders();
   // Loaded once `Headers` is the light one: @hono/node-server reads request headers straight from
   // Node's request only while the global `Headers` is the one it saw when it was loaded, and
@@ -84,17 +109,34 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
   const direct = installDirectAnswers(RESPONSE_ALREADY_SENT);
   // createAdaptorServer without its shortcut, for the errorHandler: requests the adapter cannot
   // translate answer JSON too.
-  const server: Server = createServer(
-    {
-      headersTimeout: timeouts.headersMs,
-      requestTimeout: timeouts.requestMs,
-      keepAliveTimeout: timeouts.keepAliveMs,
-      connectionsCheckingInterval: timeouts.checkIntervalMs,
-      ServerResponse: lingeringResponses(linger),
-    },
-    listener,
-  );
-  answerClientErrorsWithJson(server, linger, SECURITY_HEADERS);
+  const server: Server = createServer({
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionsCheckingInterval: timeouts.checkIntervalMs,
+    IncomingMessage: requestsWithBodyBuffer(options.maxBodyBytes ?? MAX_BODY_BYTES),
+    ServerResponse: lingeringResponses(connections),
+    // Answered in JSON below rather than with Node's bare 400.
+    requireHostHeader: false,
+  });
+  server.maxConnections = limits.open;
+  server.on('connection', (socket: Socket) => {
+    // Node ends a connection after an answer that closes it with destroySoon(), which destroys it
+    // as soon as the answer is written: every connection of this server lingers instead.
+    socket.destroySoon = () => connections.linger(socket);
+  });
+  const serve = requestGate(connections, listener);
+  server.on('request', serve);
+  // Expect: 100-continue: `100 Continue` goes out when the body is read, not before: an answer
+  // that needs no body (413 by Content-Length, 415, 401) goes out without inviting the upload.
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    continueWhenRead(request, response);
+    serve(request, response);
+  });
+  // Any other expectation is one this server cannot meet.
+  server.on('checkExpectation', requestGate(connections, (_request, response) => answerWithJson(response, 'ExpectationFailed', SECURITY_HEADERS)));
+  answerConnectWithJson(server, connections, SECURITY_HEADERS);
+  answerClientErrorsWithJson(server, connections, SECURITY_HEADERS);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -113,17 +155,56 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
   };
 }
 
+type Listener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/**
+ * `listener`, for the requests that may run: none after an answer that closes the connection
+ * (RFC 9112 §9.6), and none without `Host` in HTTP/1.1 (RFC 9112 §3.2), which is answered 400.
+ */
+function requestGate(connections: ClosingConnections, listener: Listener): Listener {
+  return (request, response) => {
+    const { socket } = request;
+    if (connections.closing(socket)) {
+      // Parsed before the parser stopped; it is neither run nor answered, and the parser stops now.
+      dropRequestBody(request);
+      connections.stopParsing(socket);
+      return;
+    }
+    // The client asked to close (or spoke HTTP/1.0 without keep-alive): nothing after this request runs.
+    if (!response.shouldKeepAlive) connections.closeAfterAnswer(socket);
+    if (request.headers.host === undefined && request.httpVersionMinor === 1) {
+      connections.closeAfterAnswer(socket);
+      answerWithJson(response, 'BadRequest', SECURITY_HEADERS, { Connection: 'close' });
+      return;
+    }
+    listener(request, response);
+  };
+}
+
 /**
  * `app.fetch`, with every answer the direct writer can write written to Node's response at once;
  * @hono/node-server is then told it was sent (its documented `RESPONSE_ALREADY_SENT`) and writes
- * every other answer itself.
+ * every other answer itself. An answer ready before the request's body has all arrived waits
+ * until the parser has run through what the socket has already received: a body sent with its
+ * request (a `DELETE` with `{}`) is then complete, and the answer keeps the connection alive as
+ * for any request read in full; otherwise it is an early answer, and closes it.
  */
 function directlyAnswered(app: FetchApp, request: Request, env: HttpBindings | Http2Bindings, direct: DirectAnswers): Response | Promise<Response> {
   // A `node:http` server: its responses are `ServerResponse`s.
   const outgoing = env.outgoing as HttpBindings['outgoing'];
   const answered = (response: Response) => (direct.write(response, outgoing) ? direct.sent : response);
+  const settled = (response: Response) => (bodyArriving(outgoing.req) ? afterThisRead().then(() => answered(response)) : answered(response));
   const answer = app.fetch(request, env);
-  return answer instanceof Promise ? answer.then(answered) : answered(answer);
+  return answer instanceof Promise ? answer.then(settled) : settled(answer);
+}
+
+function bodyArriving(request: IncomingMessage): boolean {
+  return !request.complete && hasBody(request);
+}
+
+/** Resolves once the parser has run through the bytes read so far (after this turn's I/O). */
+function afterThisRead(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 async function stop(server: Server): Promise<void> {

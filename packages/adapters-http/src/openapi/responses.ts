@@ -89,7 +89,16 @@ function issuesOf(schema: AnySchema, invalidSample: unknown): readonly Validatio
 /** What every operation that reads a body can also answer. */
 export const bodyFailures = {
   '413': errorResponse('The body is over 1 MiB; it is refused without reading the rest.', ['BodyTooLarge']),
-  '415': errorResponse('The body is not sent as `application/json`.', ['UnsupportedMediaType']),
+  '415': errorResponse(
+    'The body is not sent as `application/json`, or is compressed (a `Content-Encoding` other than `identity`).',
+    ['UnsupportedMediaType', 'UnsupportedContentEncoding'],
+    {
+      'Accept-Encoding': {
+        description: '`identity`: the only content coding a body may have.',
+        schema: { type: 'string', const: 'identity' },
+      },
+    },
+  ),
 } as const;
 
 /** What every operation can answer when the service itself fails. */

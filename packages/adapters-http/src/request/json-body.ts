@@ -9,21 +9,17 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Reads the request body as a JSON object: 415 for another content type, 413 as soon as the
- * body passes `maxBytes` (by `Content-Length` or while streaming, without reading the rest),
- * 400 for invalid UTF-8, malformed JSON, or JSON that is not an object.
+ * Reads the request body as a JSON object: 415 for another content type or for a compressed body
+ * (any `Content-Encoding` but `identity`: the bytes a filter in front decompresses would not be
+ * the bytes read here), 413 as soon as the body passes `maxBytes` (by `Content-Length` or while
+ * it arrives, without reading the rest), 400 for invalid UTF-8, malformed JSON, or JSON that is
+ * not an object.
  */
 export async function readJsonObject(c: Context, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
   if (!JSON_MEDIA_TYPE.test(c.req.header('content-type') ?? '')) throw new HttpError('UnsupportedMediaType');
+  if (!isIdentity(c.req.header('content-encoding'))) throw new HttpError('UnsupportedContentEncoding');
 
-  const declared = c.req.header('content-length');
-  if (declared !== undefined && Number(declared) > maxBytes) throw new HttpError('BodyTooLarge');
-
-  // A declared length bounds the body (HTTP frames it by that length), so it is read whole:
-  // @hono/node-server reads it straight from Node's stream. Without one (chunked), it is counted
-  // while it streams and refused as soon as it passes the limit (node-bindings.ts).
-  const bytes = declared !== undefined ? new Uint8Array(await c.req.arrayBuffer()) : await readBodyAtMost(c, maxBytes);
-  if (bytes.byteLength > maxBytes) throw new HttpError('BodyTooLarge');
+  const bytes = await readBodyAtMost(c, maxBytes);
   let parsed: unknown;
   try {
     parsed = JSON.parse(utf8.decode(bytes));
@@ -32,6 +28,11 @@ export async function readJsonObject(c: Context, maxBytes = MAX_BODY_BYTES): Pro
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpError('InvalidJsonBody');
   return parsed as Record<string, unknown>;
+}
+
+/** Whether a `Content-Encoding` value names no coding at all: absent, empty, or only `identity`. */
+function isIdentity(encoding: string | undefined): boolean {
+  return encoding === undefined || encoding.split(',').every((coding) => /^\s*(identity)?\s*$/i.test(coding));
 }
 
 /**

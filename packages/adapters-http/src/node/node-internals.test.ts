@@ -1,0 +1,99 @@
+// The facts node-internals.ts relies on, checked against the Node that runs the tests, on plain
+// `node:http` servers: if a Node release changes one of them, a test here fails.
+import { createServer, IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { detachParser, responseInFlight } from './node-internals.js';
+
+let server: Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+  server = undefined;
+});
+
+async function listening(created: Server): Promise<number> {
+  server = created;
+  await new Promise<void>((resolve) => created.listen(0, '127.0.0.1', resolve));
+  return (created.address() as AddressInfo).port;
+}
+
+/** A raw connection, and everything it received so far. */
+async function rawClient(port: number): Promise<{ socket: Socket; received: () => string }> {
+  const socket = connect({ port, host: '127.0.0.1' });
+  let text = '';
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+  socket.on('error', () => undefined);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  return { socket, received: () => text };
+}
+
+/** A promise and the function that resolves it: a latch between the server's events and the test. */
+function latch<T = void>(): { promise: Promise<T>; open: (value: T) => void } {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+describe("what the serving layer relies on in Node's HTTP server", () => {
+  it("1. the parser hands a request's body to the request's push, a piece per chunk, then push(null)", async () => {
+    const pushed: (string | null)[] = [];
+    const ended = latch();
+    class Recording extends IncomingMessage {
+      override push(piece: Buffer | null, encoding?: BufferEncoding): boolean {
+        pushed.push(piece === null ? null : piece.toString('latin1'));
+        if (piece === null) ended.open();
+        return super.push(piece, encoding);
+      }
+    }
+    const port = await listening(createServer({ IncomingMessage: Recording }, (request, response) => request.resume().on('end', () => response.end())));
+    const client = await rawClient(port);
+    client.socket.write('POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n2\r\nbc\r\n1\r\nd\r\n0\r\n\r\n');
+    await ended.promise;
+    client.socket.destroy();
+    expect(pushed).toEqual(['a', 'bc', 'd', null]);
+  });
+
+  it('2. with its own data listeners removed and one added, the parser sees nothing more the client sends', async () => {
+    const requests: string[] = [];
+    const discarded: string[] = [];
+    const detached = latch();
+    const more = latch();
+    const port = await listening(
+      createServer((request: IncomingMessage, response: ServerResponse) => {
+        requests.push(`${request.method} ${request.url}`);
+        response.end();
+        setImmediate(() => {
+          detachParser(request.socket, (chunk) => {
+            discarded.push(chunk.toString('latin1'));
+            more.open();
+          });
+          detached.open();
+        });
+      }),
+    );
+    const client = await rawClient(port);
+    client.socket.write('GET /first HTTP/1.1\r\nHost: x\r\n\r\n');
+    await detached.promise;
+    const second = 'GET /second HTTP/1.1\r\nHost: x\r\n\r\n';
+    client.socket.write(second);
+    await more.promise;
+    client.socket.destroy();
+    expect({ requests, discarded: discarded.join('') }).toEqual({ requests: ['GET /first'], discarded: second });
+  });
+
+  it('3. the response a server socket writes is the one in flight until it ends, then none', async () => {
+    const seen = latch<{ during: boolean; after: ServerResponse | null }>();
+    const port = await listening(
+      createServer((request, response) => {
+        const during = responseInFlight(request.socket) === response;
+        response.once('close', () => seen.open({ during, after: responseInFlight(request.socket) }));
+        response.end('ok');
+      }),
+    );
+    const client = await rawClient(port);
+    client.socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(await seen.promise).toEqual({ during: true, after: null });
+    client.socket.destroy();
+  });
+});

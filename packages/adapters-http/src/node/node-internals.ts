@@ -1,0 +1,50 @@
+import type { ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+// Everything the serving layer relies on that Node's HTTP server does without documenting it, in
+// one place. Each fact below is checked against the running Node by node-internals.test.ts, which
+// fails if a Node release changes it; nothing else in the serving layer touches Node's internals.
+//
+// 1. Body bytes reach an `IncomingMessage` through its own `push`: the parser calls `push(chunk)`
+//    for each piece of the body and `push(null)` once the message is complete
+//    (lib/_http_common.js, parserOnBody and parserOnMessageComplete, in every release since Node 0.x).
+//    `push` is the documented way a Readable receives data; that Node's parser uses it is not
+//    promised anywhere. request-body.ts overrides it to keep the body in one buffer.
+// 2. `detachParser` below: how bytes reach Node's HTTP parser, and how to stop that.
+// 3. `responseInFlight` below: which response a server socket is writing.
+
+/**
+ * Makes Node's HTTP parser see nothing more of what arrives on `socket` (a server connection):
+ * from now on every byte goes to `discard`, raw, without being parsed. No request that follows on
+ * the connection is parsed, let alone run, and a client streaming tiny chunks costs one call per
+ * read instead of one parser callback and one Buffer per chunk.
+ *
+ * Node offers no public way to do this: its own upgrade and CONNECT handling does it with
+ * internals (lib/_http_server.js, onParserExecuteCommon). What it does offer, and what this relies
+ * on: Node feeds the parser either from the socket's handle in C++ (a "consumed" socket, with no
+ * 'data' events at all) or, when the socket cannot be consumed, through the one 'data' listener it
+ * adds itself (socketOnData, which calls parser.execute). Adding a 'data' listener to a server
+ * socket makes Node stop feeding the parser from the handle (its listener wrapper unconsumes it,
+ * generateSocketListenerWrapper), so bytes arrive as 'data' events; removing the listeners that
+ * were there before ours removes Node's own feed. The socket is resumed, as a paused one would
+ * keep the client's bytes in the kernel.
+ *
+ * Call it between parser runs (not from a request handler that runs inside one): the rest of a
+ * read the parser is working on is still parsed.
+ */
+export function detachParser(socket: Duplex, discard: (chunk: Buffer) => void): void {
+  const feeds = socket.listeners('data') as ((chunk: Buffer) => void)[];
+  socket.on('data', discard);
+  for (const feed of feeds) socket.removeListener('data', feed);
+  socket.resume();
+}
+
+/**
+ * The response `socket` is writing, or has been handed and not finished: the one Node's own
+ * `clientError` default checks before it writes a rejection (`socket._httpMessage`, set by
+ * `ServerResponse.assignSocket` and cleared when the response finishes, when Node hands the socket
+ * to the next pipelined response, if any).
+ */
+export function responseInFlight(socket: Duplex): ServerResponse | null {
+  return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
+}

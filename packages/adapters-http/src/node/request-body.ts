@@ -1,0 +1,228 @@
+import { IncomingMessage, type ServerResponse } from 'node:http';
+import { HttpError } from '../http-errors.js';
+
+// A request body costs at most its size, whatever its framing. Node's parser hands a body to the
+// request one piece per parser callback: one piece per TCP read for a `Content-Length` body, one
+// per chunk for a chunked one, each a Buffer of its own (some 360 bytes of bookkeeping for a
+// one-byte chunk), and the request keeps the pieces in its stream's queue until someone reads
+// them. Here every piece is copied into one buffer as it arrives, and dropped.
+
+const EMPTY = new Uint8Array(0);
+/** The least a body's buffer grows by once it needs growing: small bodies in several pieces copy little. */
+const MIN_GROWTH_BYTES = 4096;
+
+/**
+ * Bytes appended into one buffer, which doubles as it fills, up to `capacity` bytes and never
+ * past it: the body's declared `Content-Length`, or the body limit. It never starts at its
+ * capacity: a header that claims a 1 MiB body costs the client a few bytes, and the server
+ * nothing until the bytes come.
+ */
+export class BodyBuffer {
+  #bytes: Uint8Array = EMPTY;
+  #size = 0;
+
+  constructor(readonly capacity: number) {}
+
+  /** Bytes appended so far. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Appends `piece`; false, appending nothing, when that would pass the capacity. */
+  append(piece: Uint8Array): boolean {
+    const size = this.#size + piece.byteLength;
+    if (size > this.capacity) return false;
+    // A body that comes whole in its first piece (the usual case) is that piece, not a copy of it.
+    if (this.#size === 0 && piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength) {
+      this.#bytes = piece;
+      this.#size = size;
+      return true;
+    }
+    if (size > this.#bytes.byteLength) {
+      const grown = new Uint8Array(Math.min(this.capacity, Math.max(size, this.#bytes.byteLength * 2, MIN_GROWTH_BYTES)));
+      grown.set(this.#bytes.subarray(0, this.#size));
+      this.#bytes = grown;
+    }
+    this.#bytes.set(piece, this.#size);
+    this.#size = size;
+    return true;
+  }
+
+  /** The bytes appended, without a copy. */
+  bytes(): Uint8Array {
+    return this.#bytes.subarray(0, this.#size);
+  }
+}
+
+/**
+ * Where a body being read stands: still arriving, all there, refused past the limit (nothing more
+ * is kept), or answered without it (nothing more is kept either).
+ */
+type BodyState = 'reading' | 'complete' | 'tooLarge' | 'dropped';
+
+const readBody = Symbol('readBody');
+const dropBody = Symbol('dropBody');
+const continueFirst = Symbol('continueFirst');
+const sendContinue = Symbol('sendContinue');
+
+/** What `requestsWithBodyBuffer`'s requests add to Node's. */
+interface BufferedBody {
+  [readBody](maxBytes: number): Promise<Uint8Array>;
+  [dropBody](): void;
+  [continueFirst](response: ServerResponse): void;
+  [sendContinue](): void;
+}
+
+function isBuffered(request: IncomingMessage): request is IncomingMessage & BufferedBody {
+  return readBody in request;
+}
+
+/**
+ * The request class for a server whose bodies are kept in one buffer (Node's documented
+ * `IncomingMessage` option of `createServer`): a body of up to `limit` bytes is kept, in one
+ * `BodyBuffer`, as the parser hands it over (node-internals.ts, fact 1); past `limit` nothing more
+ * is kept and a read is refused with `BodyTooLarge`. A body is read with `readRequestBody`, or, as
+ * on any Node request, from the stream, where it arrives in one piece once complete (and not at
+ * all once over the limit).
+ */
+export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
+  return class BufferedIncomingMessage extends IncomingMessage implements BufferedBody {
+    #body: BodyBuffer | undefined;
+    #state: BodyState = 'reading';
+    #max = limit;
+    /** Whoever waits for the body's end; taken by it, the body is not pushed to the stream. */
+    #waiter: { resolve: (body: Uint8Array) => void; reject: (error: Error) => void } | undefined;
+    #taken = false;
+    #continue: ServerResponse | undefined;
+
+    // Every piece within the limit is taken at once, so the stream's queue never holds pieces and
+    // the parser reads on while the route decides. Past the limit (or once answered without it)
+    // nothing is kept and `false` makes the parser stop reading the socket (Node's backpressure):
+    // the rest of a refused body waits in the kernel, unread, for the answer, after which the
+    // connection drops it unparsed (lingering-close.ts).
+    override push(piece: Buffer | null, _encoding?: BufferEncoding): boolean {
+      if (piece === null) return this.#end();
+      if (this.#state !== 'reading') return false;
+      if (!this.#body) {
+        const declared = declaredLength(this);
+        if (declared !== undefined && declared > this.#max) {
+          this.#refuse();
+          return false;
+        }
+        this.#body = new BodyBuffer(Math.min(limit, declared ?? limit));
+      }
+      if (this.#body.size + piece.byteLength <= this.#max && this.#body.append(piece)) return true;
+      this.#refuse();
+      return false;
+    }
+
+    #end(): boolean {
+      if (this.#state === 'reading') {
+        this.#state = 'complete';
+        const waiter = this.#waiter;
+        if (waiter) {
+          this.#waiter = undefined;
+          this.#taken = true;
+          waiter.resolve(this.#bytes());
+        } else if (this.#body) super.push(this.#body.bytes());
+      }
+      const pushed = super.push(null);
+      // Flowing, the stream ends (Node and @hono/node-server then see a body that was read).
+      if (this.#taken) this.resume();
+      return pushed;
+    }
+
+    #bytes(): Uint8Array {
+      return this.#body?.bytes() ?? EMPTY;
+    }
+
+    #refuse(): void {
+      this.#state = 'tooLarge';
+      this.#body = undefined;
+      const waiter = this.#waiter;
+      this.#waiter = undefined;
+      waiter?.reject(new HttpError('BodyTooLarge'));
+    }
+
+    [readBody](maxBytes: number): Promise<Uint8Array> {
+      this.#max = Math.min(this.#max, maxBytes);
+      if (this.#state === 'tooLarge' || (this.#body?.size ?? 0) > this.#max || (declaredLength(this) ?? 0) > this.#max) {
+        this.#refuse();
+        return Promise.reject(new HttpError('BodyTooLarge'));
+      }
+      // Expect: 100-continue: the client sends its body once told it is wanted, and only now is it.
+      this[sendContinue]();
+      if (this.#state === 'complete') {
+        this.#taken = true;
+        this.resume();
+        return Promise.resolve(this.#bytes());
+      }
+      if (this.#waiter) return Promise.reject(new Error('request body read twice'));
+      if (this.destroyed || this.#state === 'dropped') return Promise.reject(clientGone());
+      return new Promise((resolve, reject) => (this.#waiter = { resolve, reject }));
+    }
+
+    [dropBody](): void {
+      if (this.#state !== 'reading') return;
+      this.#state = 'dropped';
+      this.#body = undefined;
+    }
+
+    [continueFirst](response: ServerResponse): void {
+      this.#continue = response;
+    }
+
+    [sendContinue](): void {
+      const response = this.#continue;
+      this.#continue = undefined;
+      if (response && !response.headersSent && !response.writableEnded) response.writeContinue();
+    }
+
+    override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+      const waiter = this.#waiter;
+      this.#waiter = undefined;
+      waiter?.reject(clientGone());
+      super._destroy(error, callback);
+    }
+  };
+}
+
+/** The request's declared `Content-Length` (valid: Node's parser refuses any other), if it has one. */
+function declaredLength(request: IncomingMessage): number | undefined {
+  const declared = request.headers['content-length'];
+  return declared === undefined ? undefined : Number(declared);
+}
+
+function clientGone(): Error {
+  return new Error('request body incomplete: the client went away');
+}
+
+/**
+ * The body of `request` once it has all arrived, refused with `BodyTooLarge` as soon as it passes
+ * `maxBytes` (at once when it already has); undefined when `request` is not one of
+ * `requestsWithBodyBuffer`'s.
+ */
+export function readRequestBody(request: IncomingMessage, maxBytes: number): Promise<Uint8Array> | undefined {
+  return isBuffered(request) ? request[readBody](maxBytes) : undefined;
+}
+
+/** Keeps nothing more of `request`'s body: it was answered without it. */
+export function dropRequestBody(request: IncomingMessage): void {
+  if (isBuffered(request)) request[dropBody]();
+}
+
+/** Sends `100 Continue` to the client of `request` when its body is first read, and not before. */
+export function continueWhenRead(request: IncomingMessage, response: ServerResponse): void {
+  if (isBuffered(request)) request[continueFirst](response);
+}
+
+/**
+ * Sends the `100 Continue` `request` asked for and has not had, if any: for a request answered
+ * without its body being read, whose body came all the same. Node closes the connection after a
+ * final answer to a request that asked for `100 Continue` without getting it (the client may
+ * still send the body, and it would be read as the next request); with the body all there,
+ * nothing is left to mistake, and a request already pipelined after it must get its answer.
+ */
+export function sendPendingContinue(request: IncomingMessage): void {
+  if (isBuffered(request)) request[sendContinue]();
+}
