@@ -2,7 +2,7 @@ import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SECURITY_HEADERS } from '../middleware/security-headers.js';
+import { SECURITY_HEADERS } from '../response/security-headers.js';
 import { answerClientErrorsWithJson, requestErrorResponse } from './client-error-response.js';
 import { installDirectAnswers, type DirectAnswers } from './direct-answers.js';
 import { installLightHeaders } from './light-headers.js';
