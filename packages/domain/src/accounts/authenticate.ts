@@ -32,8 +32,9 @@ export interface Authenticated {
  */
 export async function authenticate(
   deps: Pick<AccountDeps, 'users' | 'tokens' | 'clock'>,
-  { credentials = NO_CREDENTIALS }: AuthenticateRequest,
+  request: AuthenticateRequest,
 ): Promise<Authenticated> {
+  const credentials = request.credentials ?? NO_CREDENTIALS;
   if (credentials.scheme !== 'bearer') throw new DomainError('MissingAuthorization');
 
   const claims = await deps.tokens.verify(credentials.token);

@@ -1,9 +1,10 @@
 import type { AccountDeps } from './account-deps.js';
-import { authenticate, type AuthenticateRequest, type Authenticated } from './authenticate.js';
+import { authenticate, type Authenticated } from './authenticate.js';
+import type { UseCaseRequest } from './use-case-request.js';
 import { toPublicUser, type PublicUser } from './user.js';
 
 /** What `currentUser` reads: the credentials. */
-export type CurrentUserRequest = AuthenticateRequest;
+export type CurrentUserRequest = Pick<UseCaseRequest, 'credentials'>;
 
 /** The account whose token was presented (docs/api.md, `GET /me`). */
 export function currentUser(deps: Pick<AccountDeps, 'users' | 'tokens' | 'clock'>, request: CurrentUserRequest): Promise<PublicUser> {

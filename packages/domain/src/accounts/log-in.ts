@@ -21,10 +21,10 @@ export type LogInRequest = Pick<UseCaseRequest, 'body' | 'client'>;
  */
 export async function logIn(
   deps: Pick<AccountDeps, 'users' | 'hasher' | 'tokens' | 'clock' | 'loginLimits' | 'sessionRules'>,
-  { body, client }: LogInRequest,
+  request: LogInRequest,
 ): Promise<SignedIn> {
-  const { email, password } = parseInput(LogInSchema, await readBody(body));
-  const user = await attemptPassword(deps, email, client, async () => {
+  const { email, password } = parseInput(LogInSchema, await readBody(request.body));
+  const user = await attemptPassword(deps, email, request.client, async () => {
     const found = await deps.users.findByEmail(email);
     const matches = await deps.hasher.verify(password, found?.passwordHash ?? deps.hasher.dummyHash);
     return found && matches ? found : null;

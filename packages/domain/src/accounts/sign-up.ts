@@ -22,10 +22,10 @@ export type SignUpRequest = Pick<UseCaseRequest, 'body' | 'client'>;
  */
 export async function signUp(
   deps: Pick<AccountDeps, 'users' | 'hasher' | 'tokens' | 'clock' | 'signupLimits' | 'sessionRules'>,
-  { body, client }: SignUpRequest,
+  request: SignUpRequest,
 ): Promise<SignedIn> {
-  const { email, name, password } = parseInput(SignUpSchema, await readBody(body));
-  const taken = await takeAttempts([limitedKey(deps.signupLimits?.perAddress, client?.clientAddress)]);
+  const { email, name, password } = parseInput(SignUpSchema, await readBody(request.body));
+  const taken = await takeAttempts([limitedKey(deps.signupLimits?.perAddress, request.client?.clientAddress)]);
 
   try {
     if (await deps.users.findByEmail(email)) throw new DomainError('EmailAlreadyInUse');
