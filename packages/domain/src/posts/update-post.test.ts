@@ -156,7 +156,7 @@ describe('updatePost', () => {
       }
     });
 
-    it('does not call a lazy input function when the post is missing', async () => {
+    it('does not read the body when the post is missing', async () => {
       const { deps, posts } = await setup();
       const updateSpy = vi.spyOn(posts, 'update');
       const read = vi.fn(async () => ({ title: '' }));
