@@ -14,6 +14,11 @@ export interface NewMessage {
   /** The address it goes to, trimmed and lower-cased. */
   readonly to: string;
   /**
+   * The account it concerns, where the request knew it: every kind but a reset request, which
+   * names only an address (whether an account has it is settled when the message is delivered).
+   */
+  readonly userId?: string;
+  /**
    * The secret its link carries (`password-reset`, `email-verification`): 32 random bytes,
    * base64url. An outbox that stores messages keeps it sealed (encrypted), never in clear, and
    * hands it back with the message it claims.
