@@ -71,7 +71,7 @@ describe.skipIf(missing.length > 0)("the README's walk-throughs, pasted into bas
     const blocks = [...shellBlocks('Endpoints'), ...shellBlocks('Sessions')];
     expect(blocks).toHaveLength(2);
     const printed = await runWalkthrough(blocks.join('\n'), server);
-    const user = /\{"user":\{"id":"([0-9a-f]+)","email":"alice@example.com","name":"Alice"\}\}/;
+    const user = /\{"user":\{"id":"([0-9a-f]+)","email":"alice@example.com","name":"Alice","emailVerified":false\}\}/;
     const aliceId = user.exec(printed)?.[1];
     expect(aliceId).toBeDefined();
     expectInOrder(printed, [
@@ -81,7 +81,7 @@ describe.skipIf(missing.length > 0)("the README's walk-throughs, pasted into bas
       /\{"sessions":\[[^\]]*"current":true[^\]]*\]\}/,
       /\{"token":"[^"]+","user":/,
       /HTTP\/1\.1 401[\s\S]*www-authenticate: Bearer realm="inkwell", error="invalid_token"[\s\S]*\{"error":"Invalid token"\}/i,
-      `{"user":{"id":"${aliceId}","email":"alice@example.com","name":"Alice"}}`,
+      `{"user":{"id":"${aliceId}","email":"alice@example.com","name":"Alice","emailVerified":false}}`,
       '{"posts":[],"pagination":{"total":0,"page":1,"perPage":20,"lastPage":1}}',
     ]);
     expect(printed).not.toMatch(/"error":"(?!Invalid token)/);

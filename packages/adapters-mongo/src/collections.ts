@@ -8,6 +8,14 @@ export interface SessionDocument {
   expiresAt: number;
 }
 
+/** A mailed link as its account keeps it: the hash of its token, never the token (see `LinkRecord`). */
+export interface LinkDocument {
+  tokenHash: string;
+  email: string;
+  requestedAt: number;
+  expiresAt: number;
+}
+
 /**
  * A user as stored: the domain's fields, with the id kept as the document's ObjectId, and the
  * account's sessions (in the order they started) in the same document, so that checking a token is one read
@@ -18,9 +26,17 @@ export interface UserDocument {
   email: string;
   name: string;
   passwordHash: string;
+  /** Absent on accounts stored before addresses were verified: unverified. */
+  emailVerified?: boolean;
   createdAt: number;
   updatedAt: number;
   sessions: SessionDocument[];
+  /** When the password last changed; absent while it never did (then `createdAt` counts). */
+  passwordChangedAt?: number;
+  /** The password reset link last sent and not yet used; null or absent when there is none. */
+  passwordReset?: LinkDocument | null;
+  /** The e-mail verification link last sent and not yet used; null or absent when there is none. */
+  emailVerification?: LinkDocument | null;
   /** Since when tokens issued without a session are refused; absent while they are not. */
   tokensWithoutSessionEndedAt?: number;
   /** The issue time of the one token without a session accepted in spite of that (a password change's caller); null or absent when none is. */

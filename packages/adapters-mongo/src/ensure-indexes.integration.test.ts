@@ -18,11 +18,13 @@ describe.skipIf(!mongoTest)('ensureIndexes', () => {
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  it('creates exactly the unique e-mail index, the session-expiry index, the published-list and per-author indexes, the limits TTL index and the outbox claim index, besides _id', async () => {
+  it('creates exactly the unique e-mail index, the session-expiry and mailed-link indexes, the published-list and per-author indexes, the limits TTL index and the outbox claim index, besides _id', async () => {
     await ensureIndexes(mongo.db);
     expect(await indexes('users')).toEqual([
       { name: '_id_', key: [['_id', 1]], unique: false },
       { name: 'email_1', key: [['email', 1]], unique: true },
+      { name: 'emailVerification.tokenHash_1', key: [['emailVerification.tokenHash', 1]], unique: false },
+      { name: 'passwordReset.tokenHash_1', key: [['passwordReset.tokenHash', 1]], unique: false },
       { name: 'sessions.expiresAt_1', key: [['sessions.expiresAt', 1]], unique: false },
     ]);
     expect(await indexes('posts')).toEqual([

@@ -9,6 +9,10 @@ export async function ensureIndexes(db: Db): Promise<void> {
     // Finds the accounts with an expired session for the periodic sweep (removeExpiredSessions),
     // without scanning every user.
     usersCollection(db).createIndex({ 'sessions.expiresAt': 1 }),
+    // Find the account a mailed link's token belongs to, by its hash (confirming a password reset,
+    // verifying an e-mail). Sparse: most accounts have no link outstanding.
+    usersCollection(db).createIndex({ 'passwordReset.tokenHash': 1 }, { sparse: true }),
+    usersCollection(db).createIndex({ 'emailVerification.tokenHash': 1 }, { sparse: true }),
     // Serves the published list: equality on `published`, then the list order (see MongoPostRepository).
     postsCollection(db).createIndex({ published: 1, createdAt: -1, _id: -1 }),
     // Serves an author's own posts (`GET /me/posts`): equality on `authorId`, then the list order.

@@ -35,9 +35,9 @@ describe('signUp', () => {
       expect(sessions).toStrictEqual([{ id: expect.any(String), createdAt: T0, expiresAt: T0 + TOKEN_LIFETIME_MS }]);
       expect(session).toStrictEqual({
         token: `token:${stored?.id}:${sessions[0]?.id}:${T0}:${T0 + TOKEN_LIFETIME_MS}`,
-        user: { id: stored?.id, email: 'alice@example.com', name: 'Alice' },
+        user: { id: stored?.id, email: 'alice@example.com', name: 'Alice', emailVerified: false },
       });
-      expect(Object.keys(session.user).sort()).toEqual(['email', 'id', 'name']);
+      expect(Object.keys(session.user).sort()).toEqual(['email', 'emailVerified', 'id', 'name']);
       expect(JSON.stringify(session)).not.toContain('fake-hash');
     });
 
@@ -66,7 +66,7 @@ describe('signUp', () => {
       expect(stored?.passwordHash).not.toBe(PASSWORD);
     });
 
-    it('stores exactly the six user fields, with both timestamps from the clock', async () => {
+    it('stores exactly the seven user fields, unverified, with both timestamps from the clock', async () => {
       const { deps, users } = setup();
       const session = await signUp(deps, { body: bodyOf(validInput()) });
       expect(await users.findById(session.user.id)).toStrictEqual({
@@ -74,6 +74,7 @@ describe('signUp', () => {
         email: 'alice@example.com',
         name: 'Alice',
         passwordHash: `fake-hash:${PASSWORD}`,
+        emailVerified: false,
         createdAt: T0,
         updatedAt: T0,
       });
@@ -88,7 +89,7 @@ describe('signUp', () => {
       expect(stored?.updatedAt).toBe(T0 + 90_000);
     });
 
-    it('ignores unknown fields and never takes id, passwordHash or timestamps from the input', async () => {
+    it('ignores unknown fields and never takes id, passwordHash, emailVerified or timestamps from the input', async () => {
       const { deps, users } = setup();
       const insertSpy = vi.spyOn(users, 'insert');
       const session = await signUp(deps, { body: bodyOf(validInput({
@@ -97,12 +98,14 @@ describe('signUp', () => {
           createdAt: 1,
           updatedAt: 2,
           isAdmin: true,
+          emailVerified: true,
         })) });
       expect(insertSpy).toHaveBeenCalledWith(
         {
           email: 'alice@example.com',
           name: 'Alice',
           passwordHash: `fake-hash:${PASSWORD}`,
+          emailVerified: false,
           createdAt: T0,
           updatedAt: T0,
         },
@@ -111,7 +114,7 @@ describe('signUp', () => {
       expect(session.user.id).not.toBe('attacker-chosen-id');
       expect(session).toStrictEqual({
         token: expect.stringMatching(new RegExp(`^token:${session.user.id}:`)),
-        user: { id: session.user.id, email: 'alice@example.com', name: 'Alice' },
+        user: { id: session.user.id, email: 'alice@example.com', name: 'Alice', emailVerified: false },
       });
       expect(await users.findById('attacker-chosen-id')).toBeNull();
       expect(await users.findById(session.user.id)).toStrictEqual({
@@ -119,6 +122,7 @@ describe('signUp', () => {
         email: 'alice@example.com',
         name: 'Alice',
         passwordHash: `fake-hash:${PASSWORD}`,
+        emailVerified: false,
         createdAt: T0,
         updatedAt: T0,
       });

@@ -33,7 +33,7 @@ export async function signUp(
     const passwordHash = await deps.hasher.hash(password);
     const now = deps.clock.now();
     const { user, session } = await deps.users.insert(
-      { email, name, passwordHash, createdAt: now, updatedAt: now },
+      { email, name, passwordHash, emailVerified: false, createdAt: now, updatedAt: now },
       newSession(now, deps.sessionRules ?? DEFAULT_SESSION_RULES),
     );
     return await signedIn(deps.tokens, user, session, now);

@@ -2,9 +2,11 @@ import { bearer, type Credentials } from '../accounts/credentials.js';
 import { createInMemoryUserRepository } from '../accounts/in-memory-user-repository.js';
 import { signUp } from '../accounts/sign-up.js';
 import { createInMemoryPostRepository } from '../posts/in-memory-post-repository.js';
+import { createInMemoryOutbox } from '../mail/in-memory-outbox.js';
 import { openPostAccess } from '../posts/post-access.js';
 import type { ReadBody } from '../shared/validation.js';
 import { fakePasswordHasher, fakeTokenService, manualClock } from './fakes.js';
+import { recordingMailSender } from './mail.js';
 
 /** Alice's signup: the e-mail, name and password every domain test signs up with. */
 export const ALICE = { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery' } as const;
@@ -24,6 +26,11 @@ export function inMemoryDeps(start?: number) {
     hasher: fakePasswordHasher(),
     postAccess: openPostAccess,
   };
+}
+
+/** `inMemoryDeps` with mail on: an in-memory outbox, and a mail sender that records what it is handed. */
+export function mailDeps(start?: number) {
+  return { ...inMemoryDeps(start), outbox: createInMemoryOutbox(), mailer: recordingMailSender() };
 }
 
 /** A request body that is `value`, read as a client's would be: once, when the use case asks. */
