@@ -48,6 +48,9 @@ export {
   ChangePasswordSchema,
   UpdateAccountSchema,
   DeleteAccountSchema,
+  RequestPasswordResetSchema,
+  ConfirmPasswordResetSchema,
+  VerifyEmailSchema,
   LOGOUT_SCOPES,
 } from './accounts/schemas.js';
 export type {
@@ -58,6 +61,9 @@ export type {
   ChangePasswordInput,
   UpdateAccountInput,
   DeleteAccountInput,
+  RequestPasswordResetInput,
+  ConfirmPasswordResetInput,
+  VerifyEmailInput,
 } from './accounts/schemas.js';
 export { PublicUserSchema, SignedInSchema, PublicSessionSchema } from './accounts/response-schemas.js';
 
@@ -73,6 +79,10 @@ export { refreshSession, type RefreshSessionRequest } from './accounts/refresh-s
 export { changePassword, type ChangePasswordRequest } from './accounts/change-password.js';
 export { updateAccount, type UpdateAccountRequest } from './accounts/update-account.js';
 export { ACCOUNT_DELETION_LEASE_MS, deleteAccount, type DeleteAccountRequest } from './accounts/delete-account.js';
+export { requestPasswordReset, type RequestPasswordResetRequest } from './accounts/request-password-reset.js';
+export { confirmPasswordReset, type ConfirmPasswordResetRequest } from './accounts/confirm-password-reset.js';
+export { verifyEmail, type VerifyEmailRequest } from './accounts/verify-email.js';
+export { requestEmailVerification, type RequestEmailVerificationRequest } from './accounts/request-email-verification.js';
 export {
   deliverMessage,
   DROP_REASONS,

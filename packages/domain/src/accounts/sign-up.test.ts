@@ -6,7 +6,7 @@ import type { PasswordHasher } from './ports.js';
 import { TOKEN_LIFETIME_MS } from './session.js';
 import { signUp } from './sign-up.js';
 import { rejection } from '../test-support/rejection.js';
-import { bodyOf } from '../test-support/signed-up.js';
+import { ALICE, bodyOf, mailDeps } from '../test-support/signed-up.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 30, 15, 250);
 const PASSWORD = 'correct horse battery';
@@ -389,6 +389,27 @@ describe('signUp', () => {
         expect(everything).not.toContain(password);
         expect(everything).not.toContain(password.slice(0, 7));
       }
+    });
+  });
+
+  describe('with mail on', () => {
+    it('accepts exactly one message: a verification link to the new address, for the new account', async () => {
+      const deps = mailDeps(T0);
+      const addSpy = vi.spyOn(deps.outbox, 'add');
+      const { user } = await signUp(deps, { body: bodyOf({ ...ALICE, email: ' Alice@Example.COM ' }) });
+      expect(addSpy.mock.calls).toStrictEqual([
+        [{ kind: 'email-verification', to: ALICE.email, userId: user.id, token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), requestedAt: T0 }],
+      ]);
+      expect(user.emailVerified).toBe(false);
+    });
+
+    it('accepts none for a signup that fails', async () => {
+      const deps = mailDeps(T0);
+      await signUp(deps, { body: bodyOf(ALICE) });
+      const addSpy = vi.spyOn(deps.outbox, 'add');
+      expect((await rejection(signUp(deps, { body: bodyOf(ALICE) }))).code).toBe('EmailAlreadyInUse');
+      expect((await rejection(signUp(deps, { body: bodyOf({}) }))).code).toBe('ValidationFailed');
+      expect(addSpy).not.toHaveBeenCalled();
     });
   });
 });
