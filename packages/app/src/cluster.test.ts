@@ -130,6 +130,9 @@ describe('runClusterPrimary', () => {
     expect(fake.exits).toEqual([]);
     expect(fake.signals).toEqual([]);
     expect(lines.filter((line) => line.level === 40).map((line) => line.restartInMs)).toEqual(forkedAfter);
+    expect(lines.filter((line) => line.replacedPid !== undefined).map((line) => [line.replacedPid, line.workerPid])).toEqual(
+      Array.from({ length: 15 }, (_, i) => [i === 0 ? 100 : 101 + i, 102 + i]),
+    );
   });
 
   it('logs more than 10 deaths within 60 s as an error, once, and still replaces every worker', () => {

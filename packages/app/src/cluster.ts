@@ -1,5 +1,6 @@
 import nodeCluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import { closeUnansweredHandoffs } from './cluster-handoffs.js';
 import { MEMORY_DB_URL, type Config } from './config.js';
 
 /** How long the primary waits, past its workers' drain, for them to finish in-flight requests (10 s) and stop. */
@@ -83,7 +84,18 @@ export interface PrimaryHost {
   now(): number;
 }
 
-const nodeHost: PrimaryHost = { cluster: nodeCluster, exit: (code) => process.exit(code), now: () => Date.now() };
+const nodeHost: PrimaryHost = {
+  cluster: {
+    fork: () => {
+      const worker = nodeCluster.fork();
+      closeUnansweredHandoffs(worker);
+      return worker;
+    },
+    on: nodeCluster.on.bind(nodeCluster),
+  },
+  exit: (code) => process.exit(code),
+  now: () => Date.now(),
+};
 
 /**
  * The primary of a `WEB_CONCURRENCY` cluster: forks that many workers (each runs main.ts as a
@@ -111,7 +123,11 @@ export function runClusterPrimary(
   let stopping = false;
   let exitCode = 0;
 
-  const fork = () => live.add(cluster.fork());
+  const fork = () => {
+    const worker = cluster.fork();
+    live.add(worker);
+    return worker;
+  };
   cluster.on('listening', (worker) => {
     listening.add(worker);
     if (!started && listening.size === config.webConcurrency) started = true;
@@ -138,7 +154,8 @@ export function runClusterPrimary(
         );
       const replacement = setTimeout(() => {
         replacements.delete(replacement);
-        fork();
+        const { pid: newPid } = fork().process;
+        logger.info({ workerPid: newPid, replacedPid: pid }, `worker ${newPid} started, replacing ${pid}`);
       }, restartInMs);
       replacements.add(replacement);
     }
