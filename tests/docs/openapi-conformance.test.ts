@@ -2,8 +2,8 @@
 // operation, must validate against the document the app serves. A response shape that changes
 // without the document (or a status the document does not list) fails here. It runs once per
 // posts access mode, since each mode serves its own document.
-import type { OpenApiDocument } from '@inkwell/adapters-http';
-import { DomainError, POST_ACCESS_MODES, domainErrorMessages, type PasswordHasher, type Post, type PostPage } from '@inkwell/domain';
+import { domainFailures, type OpenApiDocument } from '@inkwell/adapters-http';
+import { DomainError, POST_ACCESS_MODES, type DomainErrorCode, type PasswordHasher, type Post, type PostPage } from '@inkwell/domain';
 import { fakePasswordHasher, manualClock } from '@inkwell/domain/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, createInkwell, type Inkwell, openStore } from '@inkwell/app';
@@ -41,7 +41,7 @@ const tooLarge = ' '.repeat(MiB + 1);
 const boom = () => new Error('driver exploded: secret details');
 const unavailable = () => new DomainError('StoreUnavailable');
 const bearer = (token: string): HeaderMap => ({ authorization: `Bearer ${token}` });
-const failure = (code: keyof typeof domainErrorMessages) => ({ error: domainErrorMessages[code] });
+const failure = (code: DomainErrorCode) => ({ error: domainFailures[code].error });
 
 
 describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with POSTS_ACCESS=%s', (mode) => {

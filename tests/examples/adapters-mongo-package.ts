@@ -1,5 +1,5 @@
 import { MongoPostRepository, MongoUserRepository, connectMongo, ensureIndexes } from '@inkwell/adapters-mongo';
-import { createPost, getPost, logIn, signUp, type NewToken, type TokenClaims } from '@inkwell/domain';
+import { createPost, getPost, logIn, openPostAccess, signUp, type NewToken, type TokenClaims, type UseCaseDeps } from '@inkwell/domain';
 
 const mongo = await connectMongo({
   url: process.env.DB_URL ?? 'mongodb://127.0.0.1:27017',
@@ -7,21 +7,22 @@ const mongo = await connectMongo({
 });
 try {
   await ensureIndexes(mongo.db); // idempotent: run it at every start
-  const deps = {
+  const deps: UseCaseDeps = {
     users: new MongoUserRepository(mongo.db),
     posts: new MongoPostRepository(mongo.db),
+    postAccess: openPostAccess,
     clock: { now: () => Date.now() },
     // Stand-ins for the example: a real service hashes with bcrypt and signs its tokens.
     hasher: { dummyHash: '#', hash: async (pw: string) => `#${pw}`, verify: async (pw: string, hash: string) => hash === `#${pw}` },
     tokens: { issue: async (t: NewToken) => JSON.stringify(t), verify: async (t: string) => JSON.parse(t) as TokenClaims },
   };
 
-  const { user } = await signUp(deps, { email: 'grace@example.com', name: 'Grace', password: 'cobol forever' });
-  const again = await logIn(deps, { email: 'grace@example.com', password: 'cobol forever' });
+  const { user } = await signUp(deps, { body: async () => ({ email: 'grace@example.com', name: 'Grace', password: 'cobol forever' }) });
+  const again = await logIn(deps, { body: async () => ({ email: 'grace@example.com', password: 'cobol forever' }) });
   console.log(`${again.user.name} read back from MongoDB: ${again.user.id === user.id}`);
 
-  const { id } = await createPost(deps, { title: 'Hello', body: 'Stored in MongoDB', authorId: user.id, published: true });
-  const post = await getPost(deps, id);
+  const { id } = await createPost(deps, { body: async () => ({ title: 'Hello', body: 'Stored in MongoDB', authorId: user.id, published: true }) });
+  const post = await getPost(deps, { postId: id });
   console.log(post.title, post.published, post.authorId === user.id);
 } finally {
   await mongo.close();

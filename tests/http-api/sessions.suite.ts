@@ -363,10 +363,18 @@ export function describeSessionsApi(api: () => HttpApi, target: HttpTarget): voi
       await expectJson(await api().me(tokens[0] as string), 200, { user });
     });
 
-    it('takes {} and ignores unknown fields and id, passwordHash, createdAt', async () => {
+    it('answers 400 saying what to send for a body that names neither name nor email, changing nothing', async () => {
       const { user, tokens } = await aliceWithTokens(0);
-      await expectJson(await patch(tokens[0] as string, {}), 200, { user });
-      await expectJson(await patch(tokens[0] as string, { id: 'x', passwordHash: 'fake-hash:owned', createdAt: 1, role: 'admin' }), 200, { user });
+      const namesNeither = { error: 'Validation failed', issues: [{ path: '', message: 'must include name or email' }] };
+      for (const body of [{}, { password: 'x' }, { currentPassword: PASSWORD }]) {
+        await expectJson(await patch(tokens[0] as string, body), 400, namesNeither);
+      }
+      await expectJson(await api().me(tokens[0] as string), 200, { user });
+    });
+
+    it('ignores unknown fields and id, passwordHash, createdAt beside a name', async () => {
+      const { user, tokens } = await aliceWithTokens(0);
+      await expectJson(await patch(tokens[0] as string, { name: user.name, id: 'x', passwordHash: 'fake-hash:owned', createdAt: 1, role: 'admin' }), 200, { user });
       await expectError(await api().send('POST', '/auth/login', { email: alice.email, password: 'owned' }), 401, 'Invalid email or password');
     });
 
@@ -405,6 +413,16 @@ export function describeSessionsApi(api: () => HttpApi, target: HttpTarget): voi
       await expectValidationFailure(await remove(tokens[0] as string, {}), ['currentPassword']);
       await expectJson(await api().me(tokens[0] as string), 200, { user });
       await expectJson(await api().request(`/posts/${post.id}`), 200, { post });
+    });
+
+    it('answers a request without a body 400 with an issue at currentPassword, as it answers {}; a body of another type is still 415', async () => {
+      const { user, tokens } = await aliceWithTokens(0);
+      const required = { error: 'Validation failed', issues: [{ path: 'currentPassword', message: 'is required' }] };
+      await expectJson(await api().request('/me', { method: 'DELETE', headers: auth(tokens[0] as string) }), 400, required);
+      await expectJson(await remove(tokens[0] as string, {}), 400, required);
+      const typed = { method: 'DELETE', headers: { ...auth(tokens[0] as string), 'content-type': 'text/plain' }, body: 'x' };
+      await expectError(await api().request('/me', typed), 415, 'Content-Type must be application/json');
+      await expectJson(await api().me(tokens[0] as string), 200, { user });
     });
 
     it('answers 401 before reading the body', async () => {

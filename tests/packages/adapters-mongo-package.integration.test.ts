@@ -1,12 +1,13 @@
 // @inkwell/adapters-mongo as a service outside this repository gets it: both published packages
-// packed with pnpm and installed with npm in one command into an empty project (so the adapter's
-// peer on @inkwell/domain is the packed domain, never the registry's), with the README's own
-// install command; its README example compiled against the installed types and run with plain
-// node against the test MongoDB. Skipped, with one line saying so, without a MongoDB.
+// packed with pnpm, then the README's setup run as shown, from `npm init -y` on (its own install
+// command installs both in one go, the packed tarballs in place of their names, so the adapter's
+// peer on @inkwell/domain is the packed domain, never the registry's), and its example saved,
+// compiled and run as the setup says, against the test MongoDB. Skipped, with one line saying so,
+// without a MongoDB.
 import { mongoTest, withTestMongo, type TestMongo } from '@inkwell/adapters-mongo/testing';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPublished, installArguments, npmProject, pack, readme, shownOutput, type Consumer } from './packed.js';
+import { buildPublished, installArguments, pack, readme, readmeProject, shownOutput, type Consumer } from './packed.js';
 
 const EXAMPLE = 'tests/examples/adapters-mongo-package.ts';
 
@@ -18,11 +19,9 @@ describe.skipIf(!mongoTest)('@inkwell/adapters-mongo, packed and installed with 
   beforeAll(async () => {
     await buildPublished();
     packed = await pack(['domain', 'adapters-mongo']);
-    const tarballOf: Record<string, string> = { '@inkwell/domain': packed.tarballs.domain, '@inkwell/adapters-mongo': packed.tarballs['adapters-mongo'] };
-    const install = installArguments(readme('adapters-mongo')).map((spec) => tarballOf[spec] ?? spec);
-    // @types/node for compiling the example, as any TypeScript project on Node has it.
-    [consumer, mongo] = await Promise.all([npmProject([...install, '@types/node@^20']), withTestMongo({ indexes: false })]);
-  }, 120_000);
+    const tarballs = { '@inkwell/domain': packed.tarballs.domain, '@inkwell/adapters-mongo': packed.tarballs['adapters-mongo'] };
+    [consumer, mongo] = await Promise.all([readmeProject(readme('adapters-mongo'), tarballs), withTestMongo({ indexes: false })]);
+  }, 180_000);
 
   afterAll(async () => {
     consumer?.remove();
@@ -40,7 +39,7 @@ describe.skipIf(!mongoTest)('@inkwell/adapters-mongo, packed and installed with 
     expect(consumer.manifest('mongodb').version).toMatch(/^7\./);
   });
 
-  it("runs the README's example with plain node on MongoDB and prints what the README shows", { timeout: 60_000 }, async () => {
+  it("compiles and runs the README's example as its setup says, on MongoDB, printing what the README shows", { timeout: 60_000 }, async () => {
     const printed = await consumer.runExample(EXAMPLE, { DB_URL: mongo.url, DB_DATABASE: mongo.database });
     expect(printed).toBe(shownOutput(readme('adapters-mongo'), EXAMPLE));
     // The example wrote through the adapter into the database it was given.

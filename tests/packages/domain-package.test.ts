@@ -1,9 +1,11 @@
-// @inkwell/domain as a service outside this repository gets it: packed with pnpm, installed with
-// npm into an empty project (with the README's own install command), its README example compiled
-// against the installed types and run with plain node. Also checks both published tarballs.
-import { rmSync } from 'node:fs';
+// @inkwell/domain as a service outside this repository gets it: packed with pnpm, then the README's
+// setup run as shown, from `npm init -y` on (its own install command, the packed tarball in place
+// of the package name), and its example saved, compiled and run as the setup says. Also checks
+// both published tarballs.
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPublished, checkTarballs, installArguments, npmProject, pack, readme, shownOutput, type Consumer } from './packed.js';
+import { buildPublished, checkTarballs, installArguments, pack, readme, readmeProject, shownOutput, type Consumer } from './packed.js';
 
 const EXAMPLE = 'tests/examples/domain-package.ts';
 
@@ -14,10 +16,8 @@ describe('@inkwell/domain, packed and installed with npm outside the workspace',
   beforeAll(async () => {
     await buildPublished();
     packed = await pack(['domain', 'adapters-mongo']);
-    const install = installArguments(readme('domain')).map((spec) => (spec === '@inkwell/domain' ? packed.tarballs.domain : spec));
-    // @types/node for compiling the example, as any TypeScript project on Node has it.
-    consumer = await npmProject([...install, '@types/node@^20']);
-  }, 120_000);
+    consumer = await readmeProject(readme('domain'), { '@inkwell/domain': packed.tarballs.domain });
+  }, 180_000);
 
   afterAll(() => {
     consumer?.remove();
@@ -30,7 +30,8 @@ describe('@inkwell/domain, packed and installed with npm outside the workspace',
     expect(ok).toBe(true);
   });
 
-  it("installs with the README's command, valibot beside it from the registry, and exports its two entry points only", () => {
+  it("installs with the README's command, valibot beside it from the registry, as an ESM project, and exports its two entry points only", () => {
+    expect(JSON.parse(readFileSync(join(consumer.dir, 'package.json'), 'utf8'))).toMatchObject({ type: 'module' });
     expect(installArguments(readme('domain'))).toEqual(['@inkwell/domain', 'valibot']);
     expect(consumer.manifest('@inkwell/domain').exports).toStrictEqual({
       '.': { types: './dist/index.d.ts', default: './dist/index.js' },
@@ -39,7 +40,7 @@ describe('@inkwell/domain, packed and installed with npm outside the workspace',
     expect(consumer.manifest('valibot').version).toMatch(/^1\./);
   });
 
-  it("runs the README's example with plain node and prints what the README shows", { timeout: 60_000 }, async () => {
+  it("compiles and runs the README's example as its setup says, printing what the README shows", { timeout: 60_000 }, async () => {
     const printed = await consumer.runExample(EXAMPLE);
     expect(printed).toBe(shownOutput(readme('domain'), EXAMPLE));
   });

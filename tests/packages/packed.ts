@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -9,10 +9,6 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** How a project that installs our packages compiles (the API report reads the same file). */
-function consumerCompilerOptions(): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(root, '.ci/consumer-compiler-options.json'), 'utf8')) as Record<string, unknown>;
-}
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 
 /** The packages we publish, by folder under packages/. */
@@ -91,7 +87,16 @@ export function shownOutput(text: string, example: string): string {
   return block[1] as string;
 }
 
-/** An empty npm project outside the repository, with packages installed into it. */
+/** The README's setup: its shell block under "## Setup", up to and after the line where the reader saves the example. */
+export function setupSteps(text: string): { readonly prepare: string; readonly run: string; readonly exampleFile: string } {
+  const block = /\n## Setup\n[\s\S]*?```sh\n([\s\S]*?)```\n/.exec(text)?.[1];
+  if (!block) throw new Error('The README shows no setup block under "## Setup".');
+  const save = /^# save the example below as (\S+?), then\b.*$/m.exec(block);
+  if (!save) throw new Error('The setup block never says where to save the example ("# save the example below as …, then").');
+  return { prepare: block.slice(0, save.index), run: block.slice(save.index + save[0].length + 1), exampleFile: save[1] as string };
+}
+
+/** A project made by a README's setup, outside the repository, with our packages installed from their tarballs. */
 export interface Consumer {
   readonly dir: string;
   /** The installed manifest of `name`, as npm unpacked it. */
@@ -99,20 +104,40 @@ export interface Consumer {
   /** Where npm took each installed copy of `name` from (package-lock.json), by its path in node_modules. */
   resolved(name: string): Record<string, string>;
   /**
-   * Compiles `example` (a file of this repository) in the project as a strict NodeNext
-   * TypeScript consumer would, against the installed packages' own types, then runs it with
-   * plain node and `env`: what it printed.
+   * Saves `example` (a file of this repository) where the README says, and runs the rest of the
+   * setup (compile, run) in the project with `env`: what it printed.
    */
   runExample(example: string, env?: Record<string, string>): Promise<string>;
   remove(): void;
 }
 
-/** Creates the project in the system's temp folder and installs `specs` with one `npm install`. */
-export async function npmProject(specs: readonly string[]): Promise<Consumer> {
-  const dir = mkdtempSync(join(tmpdir(), 'inkwell-consumer-'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'inkwell-consumer', private: true, type: 'module' }, null, 2));
-  // The registry is reachable; its cache makes a second run quick.
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...specs], { cwd: dir, env: cleanEnv() });
+/** Runs `script` in bash in `cwd`, stopping at the first command that fails: what it printed. */
+async function bash(script: string, cwd: string, env: Record<string, string> = {}): Promise<string> {
+  try {
+    const { stdout } = await run('bash', ['-e', '-u', '-c', script], { cwd, env: cleanEnv({ ...NPM_QUIET, ...env }) });
+    return stdout;
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    throw new Error(`the README's setup failed in ${cwd}:\n${script}\n${failed.stdout ?? ''}${failed.stderr ?? ''}`, { cause: error });
+  }
+}
+
+/** npm's settings for the runs here, as environment variables, leaving the README's commands as they are: quiet, and the registry's cache first. */
+const NPM_QUIET = { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_loglevel: 'error', npm_config_update_notifier: 'false' };
+
+/**
+ * Runs a README's setup, as shown, in a new folder of the system's temp folder (its `mkdir … && cd
+ * …` makes the project there), installing our packages from `tarballs` where its `npm install`
+ * names them: everything else comes from the registry.
+ */
+export async function readmeProject(text: string, tarballs: Readonly<Record<string, string>>): Promise<Consumer> {
+  const { prepare, run: rest, exampleFile } = setupSteps(text);
+  const folder = /^mkdir (\S+) && cd \1$/m.exec(prepare)?.[1];
+  if (!folder) throw new Error('The setup does not start the project with `mkdir <folder> && cd <folder>`.');
+  const installing = prepare.replace(/^npm install (?!-)(.+)$/gm, (line: string) => line.replace(/\S+/g, (word) => tarballs[word] ?? word));
+  const parent = mkdtempSync(join(tmpdir(), 'inkwell-consumer-'));
+  await bash(installing, parent);
+  const dir = join(parent, folder);
   return {
     dir,
     manifest: (name) => JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as Record<string, unknown>,
@@ -122,22 +147,9 @@ export async function npmProject(specs: readonly string[]): Promise<Consumer> {
       return Object.fromEntries(copies.map(([path, entry]) => [path, entry.resolved ?? '']));
     },
     async runExample(example, env = {}) {
-      const file = basename(example);
-      cpSync(join(root, example), join(dir, file));
-      const tsconfig = {
-        // skipLibCheck among them, as most projects do: .ci/check-packages.mjs checks what the .d.ts files import.
-        compilerOptions: { ...consumerCompilerOptions(), outDir: 'out' },
-        files: [file],
-      };
-      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
-      try {
-        await run(process.execPath, [tsc, '-p', dir], { cwd: dir });
-      } catch (error) {
-        throw new Error(`tsc failed on ${file} in ${dir}:\n${(error as { stdout?: string }).stdout ?? ''}`, { cause: error });
-      }
-      const { stdout } = await run(process.execPath, [join(dir, 'out', file.replace(/\.ts$/, '.js'))], { cwd: dir, env: cleanEnv(env) });
-      return stdout;
+      cpSync(join(root, example), join(dir, exampleFile));
+      return bash(rest, dir, env);
     },
-    remove: () => rmSync(dir, { recursive: true, force: true }),
+    remove: () => rmSync(parent, { recursive: true, force: true }),
   };
 }

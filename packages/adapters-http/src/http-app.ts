@@ -1,4 +1,3 @@
-import { openPostAccess } from '@inkwell/domain';
 import { Hono } from 'hono';
 import { accountRoutes } from './routes/accounts.js';
 import { corsPolicy } from './middleware/cors-policy.js';
@@ -28,17 +27,16 @@ export function createHttpApp(deps: HttpDeps) {
   const cors = corsPolicy(deps.corsOrigins);
   if (cors) app.use(cors);
 
-  // A route that exists only under some access policies (`GET /me/posts`, where posts have
-  // owners) is left out of the router elsewhere, so its path is unknown there like any other
+  // A route whose use case the domain does not offer under these deps (`GET /me/posts` where
+  // posts have no owners) is left out of the router, so its path is unknown like any other
   // (404); its type is always in, so `AppType` and the typed client describe every route a
   // server can have (routes/route-table.ts).
-  const access = deps.postAccess ?? openPostAccess;
   const api = app
-    .route('/', accountRoutes.app(deps, access))
-    .route('/', postRoutes.app(deps, access))
-    .route('/', healthRoutes.app(deps, access));
+    .route('/', accountRoutes.app(deps))
+    .route('/', postRoutes.app(deps))
+    .route('/', healthRoutes.app(deps));
   // Outside the typed chain on purpose: the docs are for people, not part of `AppType`'s API.
-  if (deps.apiDocs !== false) app.route('/', docsRoutes(access));
+  if (deps.apiDocs !== false) app.route('/', docsRoutes(deps.postAccess));
 
   app.notFound((c) => failureResponse(c, 'NotFound'));
   app.onError((thrown, c) => {

@@ -1,4 +1,4 @@
-import { domainErrorMessages, isDomainError, type DomainError, type DomainErrorCode } from '@inkwell/domain';
+import { isDomainError, type DomainError, type DomainErrorCode } from '@inkwell/domain';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
@@ -29,23 +29,29 @@ export class HttpError extends Error {
   }
 }
 
-/** The one place a domain error becomes a status. The Record type makes the mapping exhaustive. */
-const statusByDomainError: Record<DomainErrorCode, ContentfulStatusCode> = {
-  ValidationFailed: 400,
-  EmailAlreadyInUse: 409,
-  InvalidCredentials: 401,
-  MissingAuthorization: 401,
-  InvalidToken: 401,
-  UserNoLongerExists: 401,
-  PostNotFound: 404,
-  SessionNotFound: 404,
-  CurrentPasswordIncorrect: 403,
-  AuthorIdNotYours: 403,
-  NotTheAuthor: 403,
-  StoreUnavailable: 503,
-  TooManyAttempts: 429,
-  ServerBusy: 503,
-};
+/**
+ * The one place a domain error becomes an answer: its status and the words the client reads
+ * (docs/api.md), for every code of the domain's closed set. The Record type makes it exhaustive:
+ * a new code does not compile until it has its answer here.
+ */
+export const domainFailures = {
+  ValidationFailed: { status: 400, error: 'Validation failed' },
+  EmailAlreadyInUse: { status: 409, error: 'Email already in use' },
+  InvalidCredentials: { status: 401, error: 'Invalid email or password' },
+  MissingAuthorization: { status: 401, error: 'Missing authorization header' },
+  InvalidToken: { status: 401, error: 'Invalid token' },
+  UserNoLongerExists: { status: 401, error: 'User no longer exists' },
+  PostNotFound: { status: 404, error: 'Post not found' },
+  SessionNotFound: { status: 404, error: 'Session not found' },
+  CurrentPasswordIncorrect: { status: 403, error: 'Current password is incorrect' },
+  AuthorIdNotYours: { status: 403, error: 'authorId must be your own user id' },
+  NotTheAuthor: { status: 403, error: 'Only the author can change this post' },
+  // A use case the server does not offer has no route: it answers as an unknown path does.
+  NotOffered: httpFailures.NotFound,
+  StoreUnavailable: { status: 503, error: 'Service unavailable' },
+  TooManyAttempts: { status: 429, error: 'Too many attempts, try again later' },
+  ServerBusy: { status: 503, error: 'Server busy, try again' },
+} as const satisfies Record<DomainErrorCode, { status: ContentfulStatusCode; error: string }>;
 
 /**
  * The challenge every 401 carries (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when
@@ -86,10 +92,8 @@ export function failureResponse(c: Context, failure: HttpFailure, headers?: Reco
 export function knownErrorResponse(c: Context, thrown: unknown): Response | null {
   if (thrown instanceof HttpError) return failureResponse(c, thrown.failure, httpFailureHeaders[thrown.failure]);
   if (isDomainError(thrown)) {
-    const body = thrown.issues
-      ? { error: domainErrorMessages[thrown.code], issues: thrown.issues }
-      : { error: domainErrorMessages[thrown.code] };
-    const status = statusByDomainError[thrown.code];
+    const { status, error } = domainFailures[thrown.code];
+    const body = thrown.issues ? { error, issues: thrown.issues } : { error };
     return c.json(body, status, failureHeaders(thrown, status));
   }
   return null;

@@ -1,12 +1,12 @@
 export { createHttpApp, type AppType } from './http-app.js';
 export type { HttpDeps } from './http-deps.js';
 export type { Logger } from './logger.js';
-export { httpFailures, type HttpFailure } from './http-errors.js';
-export { MAX_BODY_BYTES } from './request/json-body.js';
+export { domainFailures, httpFailures, type HttpFailure } from './http-errors.js';
+export { MAX_BODY_BYTES } from './body-limit.js';
 // Types only: the document's builder (and its converter) load on the first GET /openapi.json.
 export type { OpenApiDocument, OpenApiOperation, OpenApiResponse } from './openapi/types.js';
 export { DOCS_CONTENT_SECURITY_POLICY } from './docs/docs-page.js';
-export { JSON_API_CONTENT_SECURITY_POLICY } from './middleware/security-headers.js';
+export { JSON_API_CONTENT_SECURITY_POLICY } from './response/security-headers.js';
 export {
   serveNode,
   DEFAULT_CONNECTION_LIMITS,

@@ -60,7 +60,7 @@ describe('repositories without a database', () => {
       expect((error as DomainError).cause).toSatisfy(
         (cause) => cause instanceof MongoServerSelectionError || cause instanceof MongoTopologyClosedError,
       );
-      expect((error as DomainError).message).toBe('Service unavailable');
+      expect((error as DomainError).message).toBe('StoreUnavailable');
     }
     expect(performance.now() - start).toBeLessThan(2000);
   });

@@ -4,6 +4,7 @@ export { createJoseTokenService } from './adapters/jose-token-service.js';
 export { systemClock } from './adapters/system-clock.js';
 export { createLogger } from './logger.js';
 export { createInkwell, type Inkwell, type InkwellOverrides } from './inkwell.js';
-export { openStore, memoryStore, StoreStartError, type Store, type LimitRule } from './store.js';
+export { memoryStore, type Store, type LimitRule } from './store.js';
+export { openStore, StoreStartError } from './open-store.js';
 export { mongoStore } from './mongo-store.js';
 export { startServer, type RunningServer, type ServerOptions } from './server.js';

@@ -5,7 +5,8 @@ import { createBcryptPasswordHasher, type PooledPasswordHasher } from './adapter
 import type { Config } from './config.js';
 import { plainLineLogger } from './logger.js';
 import { createJoseTokenService } from './adapters/jose-token-service.js';
-import { openStore, type Store } from './store.js';
+import { openStore } from './open-store.js';
+import type { Store } from './store.js';
 import { systemClock } from './adapters/system-clock.js';
 
 /** A wired inkwell: the HTTP app over its store, and how to release the store and the hashing threads. */

@@ -1,11 +1,20 @@
-// @inkwell/domain: what a service built on inkwell's rules needs, and nothing else: the use cases
-// and their deps, the ports to implement, the entities, the errors, the schemas, and the in-memory
-// adapters. Test helpers and the contract suites are in `@inkwell/domain/testing`.
+// @inkwell/domain: what a service built on inkwell's rules needs, and nothing else: the use cases,
+// their deps and requests, the ports to implement, the entities, the errors, the schemas, and the
+// in-memory adapters. Test helpers and the contract suites are in `@inkwell/domain/testing`.
+//
+// Every use case is `useCase(deps, request): Promise<answer>`: `deps` a `Pick` of `UseCaseDeps`
+// naming what it touches, `request` a `Pick` of `UseCaseRequest` naming what it reads.
+
+// The shape of every use case
+export type { UseCaseDeps } from './posts/use-case-deps.js';
+export type { AccountDeps } from './accounts/account-deps.js';
+export type { UseCaseRequest } from './accounts/use-case-request.js';
+export { isOffered, type AccountUseCase, type UseCaseName } from './use-cases.js';
 
 // Errors and validation
-export { DomainError, domainErrorMessages, isDomainError } from './shared/errors.js';
+export { DOMAIN_ERROR_CODES, DomainError, isDomainError } from './shared/errors.js';
 export type { DomainErrorCode, ValidationIssue } from './shared/errors.js';
-export { parseInput } from './shared/validation.js';
+export { parseInput, type ReadBody } from './shared/validation.js';
 export type { Clock } from './shared/clock.js';
 
 // Accounts: entities, sessions and ports
@@ -14,6 +23,7 @@ export type { Session, NewSession, PublicSession, SessionRules, SessionsToEnd, T
 export { DEFAULT_SESSION_RULES, TOKEN_LIFETIME_MS, acceptsTokenWithoutSession, endsSession } from './accounts/session.js';
 export type {
   UserRepository,
+  AuthoredPosts,
   UserWithSession,
   UserChanges,
   Verified,
@@ -22,7 +32,7 @@ export type {
   TokenClaims,
   NewToken,
 } from './accounts/ports.js';
-export type { AttemptLimiter, AttemptVerdict } from './accounts/attempt-limiter.js';
+export type { AttemptLimiter, AttemptVerdict, LoginLimits, SignupLimits } from './accounts/attempt-limiter.js';
 export type { ClientContext } from './accounts/client-context.js';
 export { NO_CREDENTIALS, OTHER_CREDENTIALS, bearer, type Credentials } from './accounts/credentials.js';
 export { ANONYMOUS, type Caller } from './accounts/caller.js';
@@ -49,18 +59,17 @@ export type {
 export { PublicUserSchema, SignedInSchema, PublicSessionSchema } from './accounts/response-schemas.js';
 
 // Accounts: use cases
-export { signUp, type SignUpDeps, type SignupLimits } from './accounts/sign-up.js';
-export { logIn, type LogInDeps } from './accounts/log-in.js';
-export type { LoginLimits, PasswordAttemptDeps } from './accounts/password-attempt.js';
-export { authenticate, type AuthenticateDeps, type Authenticated } from './accounts/authenticate.js';
-export { currentUser, type CurrentUserDeps } from './accounts/current-user.js';
-export { logOut, type LogOutDeps } from './accounts/log-out.js';
-export { listSessions, type ListSessionsDeps } from './accounts/list-sessions.js';
-export { endSession, type EndSessionDeps } from './accounts/end-session.js';
-export { refreshSession, type RefreshSessionDeps } from './accounts/refresh-session.js';
-export { changePassword, type ChangePasswordDeps } from './accounts/change-password.js';
-export { updateAccount, type UpdateAccountDeps } from './accounts/update-account.js';
-export { ACCOUNT_DELETION_LEASE_MS, deleteAccount, type DeleteAccountDeps } from './accounts/delete-account.js';
+export { signUp, type SignUpRequest } from './accounts/sign-up.js';
+export { logIn, type LogInRequest } from './accounts/log-in.js';
+export { authenticate, type AuthenticateRequest, type Authenticated } from './accounts/authenticate.js';
+export { currentUser, type CurrentUserRequest } from './accounts/current-user.js';
+export { logOut, type LogOutRequest } from './accounts/log-out.js';
+export { listSessions, type ListSessionsRequest } from './accounts/list-sessions.js';
+export { endSession, type EndSessionRequest } from './accounts/end-session.js';
+export { refreshSession, type RefreshSessionRequest } from './accounts/refresh-session.js';
+export { changePassword, type ChangePasswordRequest } from './accounts/change-password.js';
+export { updateAccount, type UpdateAccountRequest } from './accounts/update-account.js';
+export { ACCOUNT_DELETION_LEASE_MS, deleteAccount, type DeleteAccountRequest } from './accounts/delete-account.js';
 
 // Accounts: in-memory adapters
 export { createInMemoryUserRepository } from './accounts/in-memory-user-repository.js';
@@ -75,11 +84,13 @@ export type { Post, NewPost, PostChanges, Pagination, PostPage } from './posts/p
 export type { PostRepository } from './posts/ports.js';
 export {
   POST_ACCESS_MODES,
+  POST_USE_CASES,
   openPostAccess,
   ownerPostAccess,
   postAccessPolicy,
   type PostAccessMode,
   type PostAccessPolicy,
+  type PostUseCase,
 } from './posts/post-access.js';
 
 // Posts: schemas
@@ -88,12 +99,12 @@ export type { CreatePostInput, CreateOwnPostInput, UpdatePostInput, ListPostsQue
 export { PostSchema, PaginationSchema, PostPageSchema } from './posts/response-schemas.js';
 
 // Posts: use cases
-export { listPublishedPosts, type ListPublishedPostsDeps } from './posts/list-published-posts.js';
-export { getPost, type GetPostDeps } from './posts/get-post.js';
-export { createPost, type CreatePostDeps } from './posts/create-post.js';
-export { updatePost, type UpdatePostDeps } from './posts/update-post.js';
-export { deletePost, type DeletePostDeps } from './posts/delete-post.js';
-export { listOwnPosts, type ListOwnPostsDeps } from './posts/list-own-posts.js';
+export { listPublishedPosts, type ListPublishedPostsRequest } from './posts/list-published-posts.js';
+export { getPost, type GetPostRequest } from './posts/get-post.js';
+export { createPost, type CreatePostRequest } from './posts/create-post.js';
+export { updatePost, type UpdatePostRequest } from './posts/update-post.js';
+export { deletePost, type DeletePostRequest } from './posts/delete-post.js';
+export { listOwnPosts, type ListOwnPostsRequest } from './posts/list-own-posts.js';
 
 // Posts: in-memory adapter
 export { createInMemoryPostRepository } from './posts/in-memory-post-repository.js';

@@ -4,6 +4,7 @@ import { ownerPostAccess } from '@inkwell/domain';
 import { describe, expect, it } from 'vitest';
 import { DOCS_CONTENT_SECURITY_POLICY } from './docs-page.js';
 import { testHttpApp } from '../test-support/test-app.js';
+import { apiRoutes } from '../routes/api-routes.js';
 import { createOpenApiDocument } from '../openapi/document.js';
 
 function app(apiDocs?: boolean) {
@@ -18,13 +19,13 @@ describe('GET /openapi.json and GET /docs', () => {
     const res = await app().request('/openapi.json');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await res.json()).toStrictEqual(JSON.parse(JSON.stringify(createOpenApiDocument())));
+    expect(await res.json()).toStrictEqual(JSON.parse(JSON.stringify(createOpenApiDocument(apiRoutes))));
   });
 
   it("serve the document of the app's posts access mode", async () => {
     const res = await testHttpApp({ postAccess: ownerPostAccess }).request('/openapi.json');
     expect(res.status).toBe(200);
-    expect(await res.json()).toStrictEqual(JSON.parse(JSON.stringify(createOpenApiDocument('owner'))));
+    expect(await res.json()).toStrictEqual(JSON.parse(JSON.stringify(createOpenApiDocument(apiRoutes, 'owner'))));
   });
 
   it('serve the page with its own Content-Security-Policy, loading only its own files', async () => {

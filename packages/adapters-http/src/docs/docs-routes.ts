@@ -1,5 +1,6 @@
 import type { PostAccessPolicy } from '@inkwell/domain';
 import { Hono } from 'hono';
+import { apiRoutes } from '../routes/api-routes.js';
 import {
   DOCS_CONTENT_SECURITY_POLICY,
   DOCS_HTML,
@@ -27,7 +28,7 @@ export function docsRoutes(postAccess: PostAccessPolicy) {
     .get('/openapi.json', async (c) => {
       // Loaded on first request, so the converter costs nothing at start or when nobody asks.
       documentText ??= import('../openapi/document.js').then(({ createOpenApiDocument }) =>
-        JSON.stringify(createOpenApiDocument(postAccess.mode)),
+        JSON.stringify(createOpenApiDocument(apiRoutes, postAccess.mode)),
       );
       return c.body(await documentText, 200, { 'Content-Type': 'application/json' });
     })

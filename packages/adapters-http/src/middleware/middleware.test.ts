@@ -3,7 +3,8 @@ import { secureHeaders } from 'hono/secure-headers';
 import { describe, expect, it } from 'vitest';
 import { accessLog } from './access-log.js';
 import { requestId } from './request-id.js';
-import { JSON_API_CONTENT_SECURITY_POLICY, SECURITY_HEADERS, securityHeaders } from './security-headers.js';
+import { JSON_API_CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../response/security-headers.js';
+import { securityHeaders } from './security-headers.js';
 
 const DOCS_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'";
 

@@ -1,6 +1,6 @@
 import { RequestError } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
-import { SECURITY_HEADERS } from '../middleware/security-headers.js';
+import { SECURITY_HEADERS } from '../response/security-headers.js';
 import { clientErrorResponse, requestErrorResponse } from './client-error-response.js';
 
 /** The status, lower-cased headers and parsed body of a raw HTTP/1.1 response. */

@@ -10,7 +10,6 @@ import {
   SignUpSchema,
   UpdateAccountSchema,
   UpdatePostSchema,
-  domainErrorMessages,
   postAccessPolicy,
   type DomainErrorCode,
   type PostAccessMode,
@@ -19,8 +18,9 @@ import { Hono } from 'hono';
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { HttpError, httpFailures, knownErrorResponse, type HttpFailure } from '../http-errors.js';
+import { HttpError, domainFailures, httpFailures, knownErrorResponse, type HttpFailure } from '../http-errors.js';
 import { testHttpApp } from '../test-support/test-app.js';
+import { apiRoutes } from '../routes/api-routes.js';
 import { createOpenApiDocument } from './document.js';
 import { API_VERSION, type OpenApiDocument } from './types.js';
 
@@ -96,13 +96,13 @@ const REQUEST_SCHEMAS: Record<string, v.GenericSchema> = {
 };
 
 const AUTHENTICATION_MESSAGES: readonly string[] = [
-  domainErrorMessages.MissingAuthorization,
-  domainErrorMessages.InvalidToken,
-  domainErrorMessages.UserNoLongerExists,
+  domainFailures.MissingAuthorization.error,
+  domainFailures.InvalidToken.error,
+  domainFailures.UserNoLongerExists.error,
 ];
 
 describe.each(POST_ACCESS_MODES)('the OpenAPI document with POSTS_ACCESS=%s', (mode) => {
-  const document = createOpenApiDocument(mode);
+  const document = createOpenApiDocument(apiRoutes, mode);
   const operations = operationsOf(document);
 
   it('describes exactly the routes the app serves in this mode, the docs themselves aside', () => {
@@ -186,16 +186,16 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document with POSTS_ACCESS=%s', (m
   });
 
   it('is built the same every time', () => {
-    expect(createOpenApiDocument(mode)).toStrictEqual(document);
+    expect(createOpenApiDocument(apiRoutes, mode)).toStrictEqual(document);
   });
 });
 
 describe('the OpenAPI document per access mode', () => {
-  const open = createOpenApiDocument('open');
-  const owner = createOpenApiDocument('owner');
+  const open = createOpenApiDocument(apiRoutes, 'open');
+  const owner = createOpenApiDocument(apiRoutes, 'owner');
 
   it('is the open one by default', () => {
-    expect(createOpenApiDocument()).toStrictEqual(open);
+    expect(createOpenApiDocument(apiRoutes)).toStrictEqual(open);
   });
 
   it("takes POST /posts's body as the mode's domain schema has it: authorId required when open, optional with owners", () => {

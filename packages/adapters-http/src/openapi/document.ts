@@ -1,9 +1,7 @@
 import type { PostAccessMode } from '@inkwell/domain';
-import { accountRoutes } from '../routes/accounts.js';
-import { healthRoutes } from '../routes/health.js';
-import { postRoutes } from '../routes/posts.js';
 import { componentSchemas } from './components.js';
 import { openApiPaths } from './paths.js';
+import type { RouteDocs } from './route-docs.js';
 import { API_VERSION, type OpenApiDocument } from './types.js';
 
 const DESCRIPTION = `Accounts (signup, login with a signed token of a session that can be ended, \`GET /me\`, the account's sessions and its own changes) and blog posts (a paged list of published posts, read, create, partial update, delete).
@@ -25,12 +23,13 @@ const BY_MODE: Record<PostAccessMode, { readonly description: string; readonly p
 };
 
 /**
- * The OpenAPI 3.1 document of the whole API as a server in access mode `postsAccess` serves it.
+ * The OpenAPI 3.1 document of the API whose routes are `routes` (`apiRoutes`: the whole API) as a
+ * server in access mode `postsAccess` serves it.
  * Every schema in it is generated from the valibot schemas that validate requests (in the
  * domain) and describe responses, and every error example carries the exact message the API
  * answers with.
  */
-export function createOpenApiDocument(postsAccess: PostAccessMode = 'open'): OpenApiDocument {
+export function createOpenApiDocument(routes: readonly RouteDocs[], postsAccess: PostAccessMode = 'open'): OpenApiDocument {
   return {
     openapi: '3.1.0',
     info: { title: 'inkwell', version: API_VERSION, description: BY_MODE[postsAccess].description },
@@ -40,7 +39,7 @@ export function createOpenApiDocument(postsAccess: PostAccessMode = 'open'): Ope
       { name: 'Posts', description: BY_MODE[postsAccess].postsTag },
       { name: 'Operations', description: 'For load balancers and monitoring.' },
     ],
-    paths: openApiPaths([...accountRoutes.routes, ...postRoutes.routes, ...healthRoutes.routes], postsAccess),
+    paths: openApiPaths(routes, postsAccess),
     components: {
       schemas: componentSchemas(postsAccess),
       securitySchemes: {

@@ -1,5 +1,5 @@
-import { postAccessPolicy, type PostAccessMode } from '@inkwell/domain';
-import type { BodyDeclaration, RouteDocs } from '../routes/route-table.js';
+import { isOffered, postAccessPolicy, type PostAccessMode } from '@inkwell/domain';
+import type { BodyDeclaration, RouteDocs } from './route-docs.js';
 import { componentOf, converter } from './components.js';
 import { badRequest, ref } from './responses.js';
 import type { HttpMethod, OpenApiOperation, OpenApiParameter, OpenApiPaths } from './types.js';
@@ -38,12 +38,15 @@ function operationOf(route: RouteDocs, mode: PostAccessMode): OpenApiOperation {
   };
 }
 
-/** The document's paths: every route that exists in `mode`, by path in the order the routes are declared. */
+/**
+ * The document's paths: every route that exists in `mode` (its use case offered under the mode's
+ * policy, as the app registers it), by path in the order the routes are declared.
+ */
 export function openApiPaths(routes: readonly RouteDocs[], mode: PostAccessMode): OpenApiPaths {
-  const access = postAccessPolicy(mode);
+  const deps = { postAccess: postAccessPolicy(mode) };
   const paths: Record<string, Partial<Record<HttpMethod, OpenApiOperation>>> = {};
   for (const route of routes) {
-    if (route.servedWhen && !route.servedWhen(access)) continue;
+    if (route.serves !== undefined && !isOffered(route.serves, deps)) continue;
     (paths[openApiPath(route.path)] ??= {})[route.method] = operationOf(route, mode);
   }
   return paths;

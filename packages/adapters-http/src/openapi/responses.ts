@@ -1,8 +1,8 @@
 // Loaded with the routes, which write their operations with these helpers: so nothing here
 // imports the converter (it loads on the first GET /openapi.json); routes get it through their
 // operation's context (routes/route-table.ts).
-import { domainErrorMessages, isDomainError, parseInput, type DomainErrorCode, type ValidationIssue } from '@inkwell/domain';
-import { httpFailures, type HttpFailure } from '../http-errors.js';
+import { isDomainError, parseInput, type DomainErrorCode, type ValidationIssue } from '@inkwell/domain';
+import { domainFailures, httpFailures, type HttpFailure } from '../http-errors.js';
 import type { AnySchema, JsonSchema } from './converter.js';
 import type { OpenApiExample, OpenApiHeader, OpenApiMediaType, OpenApiResponse } from './types.js';
 
@@ -15,7 +15,7 @@ function isHttpFailure(failure: Failure): failure is HttpFailure {
 
 /** The exact message the API answers a failure with. */
 function messageOf(failure: Failure): string {
-  return isHttpFailure(failure) ? httpFailures[failure].error : domainErrorMessages[failure];
+  return isHttpFailure(failure) ? httpFailures[failure].error : domainFailures[failure].error;
 }
 
 function errorExample(failure: Failure): [string, OpenApiExample] {
@@ -61,8 +61,8 @@ export function errorResponse(description: string, failures: readonly Failure[],
  */
 export function badRequest(schema: AnySchema, invalidSample: unknown, hasBody: boolean): OpenApiResponse {
   const validation: OpenApiExample = {
-    summary: domainErrorMessages.ValidationFailed,
-    value: { error: domainErrorMessages.ValidationFailed, issues: issuesOf(schema, invalidSample) },
+    summary: domainFailures.ValidationFailed.error,
+    value: { error: domainFailures.ValidationFailed.error, issues: issuesOf(schema, invalidSample) },
   };
   if (!hasBody) {
     return json('The query fails validation (every problem is listed).', ref('ValidationError'), {

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { HttpError, type HttpFailure } from '../http-errors.js';
-import { MAX_BODY_BYTES, readJsonObject } from './json-body.js';
+import { MAX_BODY_BYTES } from '../body-limit.js';
+import { readJsonObject } from './json-body.js';
 
 const LIMIT = 32;
 

@@ -1,9 +1,8 @@
 import type { Context } from 'hono';
 import { HttpError } from '../http-errors.js';
+import { MAX_BODY_BYTES } from '../body-limit.js';
 import { readBodyAtMost, sendsBody } from '../node/node-bindings.js';
 
-/** The body limit (docs/api.md, Conventions): bodies over 1 MiB are refused. */
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -15,6 +15,7 @@ import {
   refreshSession,
   signUp,
   updateAccount,
+  type ClientContext,
 } from '@inkwell/domain';
 import type { Context } from 'hono';
 import type { HttpDeps } from '../http-deps.js';
@@ -36,16 +37,15 @@ import {
 import { SessionListSchema, UserEnvelopeSchema } from '../openapi/response-schemas.js';
 import type { OpenApiResponse } from '../openapi/types.js';
 import { credentialsOf } from '../request/credentials.js';
-import { readJsonObject, readOptionalJsonObject } from '../request/json-body.js';
 import { noStore } from '../response/no-store.js';
-import { lazyBody } from './lazy-body.js';
+import { lazyBody, lazyOptionalBody } from './lazy-body.js';
 import { RouteTable, type OperationDocs } from './route-table.js';
 
 /** How a client's address is read, behind a trusted proxy and without one: built once, shared by every app. */
 const clientAddress = { trusted: clientAddressResolver(true), untrusted: clientAddressResolver(false) };
 
 /** The client of a request as the per-address limits count it. */
-function clientOf(c: Context, deps: HttpDeps): { clientAddress: string | undefined } {
+function clientOf(c: Context, deps: HttpDeps): ClientContext {
   return { clientAddress: (deps.trustProxy ? clientAddress.trusted : clientAddress.untrusted)(c) };
 }
 
@@ -78,6 +78,7 @@ export const accountRoutes = RouteTable.empty()
   .add({
     method: 'post',
     path: '/auth/signup',
+    serves: 'signUp',
     body: { schema: SignUpSchema, example: aliceSignUp },
     operation: ({ badRequest }) => ({
       operationId: 'signUp',
@@ -95,11 +96,12 @@ export const accountRoutes = RouteTable.empty()
       }),
     }),
     handler: (deps) => async (c) =>
-      c.json(await signUp(deps, await readJsonObject(c, deps.maxBodyBytes), clientOf(c, deps)), 201),
+      c.json(await signUp(deps, { body: lazyBody(c, deps), client: clientOf(c, deps) }), 201),
   })
   .add({
     method: 'post',
     path: '/auth/login',
+    serves: 'logIn',
     body: { schema: LogInSchema, example: { email: aliceSignUp.email, password: aliceSignUp.password } },
     operation: ({ badRequest }) => ({
       operationId: 'logIn',
@@ -117,11 +119,12 @@ export const accountRoutes = RouteTable.empty()
       }),
     }),
     handler: (deps) => async (c) =>
-      c.json(await logIn(deps, await readJsonObject(c, deps.maxBodyBytes), clientOf(c, deps)), 200),
+      c.json(await logIn(deps, { body: lazyBody(c, deps), client: clientOf(c, deps) }), 200),
   })
   .add({
     method: 'post',
     path: '/auth/logout',
+    serves: 'logOut',
     body: { schema: LogOutSchema, example: { scope: 'others' }, required: false },
     operation: ({ badRequest }) =>
       ownOperation({
@@ -138,13 +141,14 @@ export const accountRoutes = RouteTable.empty()
         }),
       }),
     handler: (deps) => async (c) => {
-      await logOut(deps, credentialsOf(c), () => readOptionalJsonObject(c, deps.maxBodyBytes));
+      await logOut(deps, { credentials: credentialsOf(c), body: lazyOptionalBody(c, deps) });
       return c.body(null, 204);
     },
   })
   .add({
     method: 'post',
     path: '/auth/refresh',
+    serves: 'refreshSession',
     operation: () =>
       ownOperation({
         operationId: 'refreshSession',
@@ -157,11 +161,12 @@ export const accountRoutes = RouteTable.empty()
           ...serverFailures,
         }),
       }),
-    handler: (deps) => async (c) => c.json(await refreshSession(deps, credentialsOf(c)), 200),
+    handler: (deps) => async (c) => c.json(await refreshSession(deps, { credentials: credentialsOf(c) }), 200),
   })
   .add({
     method: 'post',
     path: '/auth/password',
+    serves: 'changePassword',
     body: { schema: ChangePasswordSchema, example: { currentPassword: aliceSignUp.password, newPassword } },
     operation: ({ badRequest, schema }) =>
       ownOperation({
@@ -179,11 +184,12 @@ export const accountRoutes = RouteTable.empty()
         }),
       }),
     handler: (deps) => async (c) =>
-      c.json({ user: await changePassword(deps, credentialsOf(c), lazyBody(c, deps), clientOf(c, deps)) }, 200),
+      c.json({ user: await changePassword(deps, { credentials: credentialsOf(c), body: lazyBody(c, deps), client: clientOf(c, deps) }) }, 200),
   })
   .add({
     method: 'get',
     path: '/me',
+    serves: 'currentUser',
     operation: ({ schema }) => ({
       operationId: 'getMe',
       summary: 'The current user',
@@ -196,11 +202,12 @@ export const accountRoutes = RouteTable.empty()
         ...serverFailures,
       }),
     }),
-    handler: (deps) => async (c) => c.json({ user: await currentUser(deps, credentialsOf(c)) }, 200),
+    handler: (deps) => async (c) => c.json({ user: await currentUser(deps, { credentials: credentialsOf(c) }) }, 200),
   })
   .add({
     method: 'patch',
     path: '/me',
+    serves: 'updateAccount',
     body: {
       schema: UpdateAccountSchema,
       example: { name: 'Alice A.', email: 'alice.a@example.com', currentPassword: aliceSignUp.password },
@@ -210,7 +217,7 @@ export const accountRoutes = RouteTable.empty()
         operationId: 'updateMe',
         summary: 'Change the name or e-mail',
         description:
-          'Changes `name` (signup rules) and `email` (trimmed and lower-cased; a new e-mail needs `currentPassword`). `{}` is valid. Sessions are not affected.',
+          'Changes `name` (signup rules), `email` (trimmed and lower-cased; a new e-mail needs `currentPassword`) or both. A body that names neither is 400, with an issue at `""` saying so. Sessions are not affected.',
         responses: withNoStore({
           '200': json('The account as changed.', schema(UserEnvelopeSchema)),
           '400': badRequest({ name: '', email: 'alice.a@example.com' }),
@@ -222,18 +229,19 @@ export const accountRoutes = RouteTable.empty()
         }),
       }),
     handler: (deps) => async (c) =>
-      c.json({ user: await updateAccount(deps, credentialsOf(c), lazyBody(c, deps), clientOf(c, deps)) }, 200),
+      c.json({ user: await updateAccount(deps, { credentials: credentialsOf(c), body: lazyBody(c, deps), client: clientOf(c, deps) }) }, 200),
   })
   .add({
     method: 'delete',
     path: '/me',
-    body: { schema: DeleteAccountSchema, example: { currentPassword: aliceSignUp.password } },
+    serves: 'deleteAccount',
+    body: { schema: DeleteAccountSchema, example: { currentPassword: aliceSignUp.password }, required: false },
     operation: ({ badRequest }) =>
       ownOperation({
         operationId: 'deleteMe',
         summary: 'Delete the account',
         description:
-          "Needs the current password. Deletes the account, every session of it and every post whose `authorId` is its id; its tokens then answer 401 `User no longer exists`, and its e-mail can sign up again. A deletion whose session ended, or whose current password was replaced, while it ran deletes nothing (401, 403). If the server fails midway (500 or 503), the account is either back as it was, with its tokens working, and the same request can be sent again, or gone.",
+          "Needs the current password: a request without a body is 400, with an issue at `currentPassword`. Deletes the account, every session of it and every post whose `authorId` is its id; its tokens then answer 401 `User no longer exists`, and its e-mail can sign up again. A deletion whose session ended, or whose current password was replaced, while it ran deletes nothing (401, 403). If the server fails midway (500 or 503), the account is either back as it was, with its tokens working, and the same request can be sent again, or gone.",
         responses: withNoStore({
           '204': noContent('The account and its posts are deleted.'),
           '400': badRequest({}),
@@ -244,13 +252,14 @@ export const accountRoutes = RouteTable.empty()
         }),
       }),
     handler: (deps) => async (c) => {
-      await deleteAccount(deps, credentialsOf(c), lazyBody(c, deps), clientOf(c, deps));
+      await deleteAccount(deps, { credentials: credentialsOf(c), body: lazyOptionalBody(c, deps), client: clientOf(c, deps) });
       return c.body(null, 204);
     },
   })
   .add({
     method: 'get',
     path: '/me/sessions',
+    serves: 'listSessions',
     operation: ({ schema }) =>
       ownOperation({
         operationId: 'listSessions',
@@ -262,11 +271,12 @@ export const accountRoutes = RouteTable.empty()
           ...serverFailures,
         }),
       }),
-    handler: (deps) => async (c) => c.json({ sessions: await listSessions(deps, credentialsOf(c)) }, 200),
+    handler: (deps) => async (c) => c.json({ sessions: await listSessions(deps, { credentials: credentialsOf(c) }) }, 200),
   })
   .add({
     method: 'delete',
     path: '/me/sessions/:id',
+    serves: 'endSession',
     operation: () =>
       ownOperation({
         operationId: 'endSession',
@@ -282,7 +292,7 @@ export const accountRoutes = RouteTable.empty()
         }),
       }),
     handler: (deps) => async (c) => {
-      await endSession(deps, credentialsOf(c), c.req.param('id'));
+      await endSession(deps, { credentials: credentialsOf(c), sessionId: c.req.param('id') });
       return c.body(null, 204);
     },
   });

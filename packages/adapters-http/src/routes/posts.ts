@@ -142,6 +142,7 @@ export const postRoutes = RouteTable.empty()
   .add({
     method: 'get',
     path: '/posts',
+    serves: 'listPublishedPosts',
     query: listQuery,
     operation: ({ mode, badRequest }) => ({
       operationId: 'listPosts',
@@ -156,11 +157,12 @@ export const postRoutes = RouteTable.empty()
         ...serverFailures,
       },
     }),
-    handler: (deps) => async (c) => c.json(await listPublishedPosts(deps, queryValues(c), credentialsOf(c)), 200),
+    handler: (deps) => async (c) => c.json(await listPublishedPosts(deps, { credentials: credentialsOf(c), query: queryValues(c) }), 200),
   })
   .add({
     method: 'post',
     path: '/posts',
+    serves: 'createPost',
     // Where posts have owners, `authorId` may be left out: the body is the access policy's.
     body: (mode: PostAccessMode) => ({ schema: postAccessPolicy(mode).newPostSchema, example: postsDocs[mode].create.example }),
     operation: ({ mode, badRequest, schema }) => ({
@@ -178,11 +180,12 @@ export const postRoutes = RouteTable.empty()
         ...serverFailures,
       },
     }),
-    handler: (deps) => async (c) => c.json({ post: await createPost(deps, lazyBody(c, deps), credentialsOf(c)) }, 201),
+    handler: (deps) => async (c) => c.json({ post: await createPost(deps, { credentials: credentialsOf(c), body: lazyBody(c, deps) }) }, 201),
   })
   .add({
     method: 'get',
     path: '/posts/:id',
+    serves: 'getPost',
     operation: ({ mode, schema }) => ({
       operationId: 'getPost',
       summary: 'Read a post',
@@ -197,11 +200,12 @@ export const postRoutes = RouteTable.empty()
         ...serverFailures,
       },
     }),
-    handler: (deps) => async (c) => c.json({ post: await getPost(deps, c.req.param('id'), credentialsOf(c)) }, 200),
+    handler: (deps) => async (c) => c.json({ post: await getPost(deps, { credentials: credentialsOf(c), postId: c.req.param('id') }) }, 200),
   })
   .add({
     method: 'patch',
     path: '/posts/:id',
+    serves: 'updatePost',
     body: { schema: UpdatePostSchema, example: { title: 'Hello again' } },
     operation: ({ mode, badRequest, schema }) => ({
       operationId: 'updatePost',
@@ -221,11 +225,12 @@ export const postRoutes = RouteTable.empty()
       },
     }),
     handler: (deps) => async (c) =>
-      c.json({ post: await updatePost(deps, c.req.param('id'), lazyBody(c, deps), credentialsOf(c)) }, 200),
+      c.json({ post: await updatePost(deps, { credentials: credentialsOf(c), postId: c.req.param('id'), body: lazyBody(c, deps) }) }, 200),
   })
   .add({
     method: 'delete',
     path: '/posts/:id',
+    serves: 'deletePost',
     operation: ({ mode }) => ({
       operationId: 'deletePost',
       summary: 'Delete a post',
@@ -242,17 +247,17 @@ export const postRoutes = RouteTable.empty()
       },
     }),
     handler: (deps) => async (c) => {
-      await deletePost(deps, c.req.param('id'), credentialsOf(c));
+      await deletePost(deps, { credentials: credentialsOf(c), postId: c.req.param('id') });
       return c.body(null, 204);
     },
   })
-  // The caller's own posts, drafts included: only where posts have owners. Tagged Posts, not
+  // The caller's own posts, drafts included: only where the policy offers it (posts have owners). Tagged Posts, not
   // Accounts: it answers a page of posts, with the query and the shape of `GET /posts`. Like
   // every answer under `/me`, it says `Cache-Control: no-store` (accounts.ts).
   .add({
     method: 'get',
     path: '/me/posts',
-    servedWhen: (access) => access.postsHaveOwners,
+    serves: 'listOwnPosts',
     query: listQuery,
     operation: ({ badRequest }) => ({
       operationId: 'listOwnPosts',
@@ -271,5 +276,5 @@ export const postRoutes = RouteTable.empty()
         "the answer carries the caller's own posts, drafts included",
       ),
     }),
-    handler: (deps) => async (c) => c.json(await listOwnPosts(deps, queryValues(c), credentialsOf(c)), 200),
+    handler: (deps) => async (c) => c.json(await listOwnPosts(deps, { credentials: credentialsOf(c), query: queryValues(c) }), 200),
   });

@@ -64,7 +64,7 @@ describe('createBcryptPasswordHasher (worker-thread pool)', { timeout: 30_000 },
     const users = createInMemoryUserRepository();
     const session = await signUp(
       { users, hasher, tokens: fakeTokenService(), clock: manualClock() },
-      { email: 'alice@example.com', name: 'Alice', password: PASSWORD },
+      { body: async () => ({ email: 'alice@example.com', name: 'Alice', password: PASSWORD }) },
     );
     const stored = await users.findById(session.user.id);
     expect(stored?.passwordHash).toMatch(COST_12_BCRYPT);
@@ -111,7 +111,7 @@ describe('the bounded queue', { timeout: 30_000 }, () => {
       expect(refused).toEqual({ error: expect.any(Error) });
       const error = (refused as { error: unknown }).error;
       expect(isDomainError(error, 'ServerBusy')).toBe(true);
-      expect(error).toMatchObject({ message: 'Server busy, try again', retryAfterSeconds: 1 });
+      expect(error).toMatchObject({ code: 'ServerBusy', retryAfterSeconds: 1 });
     }
   });
 

@@ -3,7 +3,7 @@ import { createPost } from '../posts/create-post.js';
 import { ownerPostAccess } from '../posts/post-access.js';
 import { DomainError } from '../shared/errors.js';
 import { crossing, holdNextCall, type HeldCall } from '../test-support/hold.js';
-import { ALICE, aliceSignedUp } from '../test-support/signed-up.js';
+import { ALICE, aliceSignedUp, bodyOf } from '../test-support/signed-up.js';
 import { authenticate } from './authenticate.js';
 import { changePassword } from './change-password.js';
 import { bearer, type Credentials } from './credentials.js';
@@ -42,22 +42,22 @@ const crossed = (held: HeldCall<readonly unknown[]>, first: () => Promise<unknow
 async function alice() {
   const signed = await aliceSignedUp();
   const deps = { ...signed.deps, postAccess: ownerPostAccess };
-  const phone = bearer((await logIn(deps, ALICE)).token);
+  const phone = bearer((await logIn(deps, { body: bodyOf(ALICE) })).token);
   const laptop = signed.credentials;
-  const works = (credentials: Credentials) => outcome(authenticate(deps, credentials));
-  const logsIn = (password: string) => outcome(logIn(deps, { email: ALICE.email, password }));
+  const works = (credentials: Credentials) => outcome(authenticate(deps, { credentials }));
+  const logsIn = (password: string) => outcome(logIn(deps, { body: bodyOf({ email: ALICE.email, password }) }));
   const change = (credentials: Credentials, newPassword = P2, currentPassword = ALICE.password) =>
-    changePassword(deps, credentials, { currentPassword, newPassword });
-  const remove = (credentials: Credentials) => deleteAccount(deps, credentials, { currentPassword: ALICE.password });
-  const post = (credentials: Credentials) => createPost(deps, { title: 'Late', body: 'Written while the account went away' }, credentials);
-  const sessionIds = async (credentials: Credentials) => (await listSessions(deps, credentials)).map((session) => session.id);
+    changePassword(deps, { credentials, body: bodyOf({ currentPassword, newPassword }) });
+  const remove = (credentials: Credentials) => deleteAccount(deps, { credentials, body: bodyOf({ currentPassword: ALICE.password }) });
+  const post = (credentials: Credentials) => createPost(deps, { body: bodyOf({ title: 'Late', body: 'Written while the account went away' }), credentials });
+  const sessionIds = async (credentials: Credentials) => (await listSessions(deps, { credentials })).map((session) => session.id);
   return { ...signed, deps, userId: signed.signedIn.user.id, laptop, phone, works, logsIn, change, remove, post, sessionIds };
 }
 
 describe('login × password change', () => {
   it('refuses a login whose password was replaced between its check and its session: Invalid email or password, no session', async () => {
     const { deps, users, laptop, change, logsIn, sessionIds } = await alice();
-    expect(await crossed(holdNextCall(users, 'startSession'), () => logIn(deps, ALICE), () => change(laptop))).toBe('InvalidCredentials');
+    expect(await crossed(holdNextCall(users, 'startSession'), () => logIn(deps, { body: bodyOf(ALICE) }), () => change(laptop))).toBe('InvalidCredentials');
     expect(await sessionIds(laptop)).toHaveLength(1);
     expect([await logsIn(ALICE.password), await logsIn(P2)]).toEqual(['InvalidCredentials', 'ok']);
   });
@@ -65,7 +65,7 @@ describe('login × password change', () => {
   it('ends a login that started its session before the change stored the new password', async () => {
     const { deps, users, laptop, change, works } = await alice();
     let login = '';
-    const loggedIn = async () => (login = (await logIn(deps, ALICE)).token);
+    const loggedIn = async () => (login = (await logIn(deps, { body: bodyOf(ALICE) })).token);
     expect(await crossed(holdNextCall(users, 'changePassword'), () => change(laptop), loggedIn)).toBe('ok');
     expect([await works(bearer(login)), await works(laptop)]).toEqual(['InvalidToken', 'ok']);
   });
@@ -132,13 +132,13 @@ describe('e-mail change × password change', () => {
   ] as const)('refuses an e-mail change %s; the e-mail is unchanged', async (_, mover, code) => {
     const account = await alice();
     const { deps, users, userId, laptop, change } = account;
-    expect(await crossed(holdNextCall(users, 'update'), () => updateAccount(deps, account[mover], newEmail), () => change(laptop))).toBe(code);
+    expect(await crossed(holdNextCall(users, 'update'), () => updateAccount(deps, { credentials: account[mover], body: bodyOf(newEmail) }), () => change(laptop))).toBe(code);
     expect((await users.findById(userId))?.email).toBe(ALICE.email);
   });
 
   it('lets both apply when the e-mail changes while a password change is held: neither undoes what the other checked', async () => {
     const { deps, users, userId, laptop, phone, change } = await alice();
-    expect(await crossed(holdNextCall(users, 'changePassword'), () => change(laptop), () => updateAccount(deps, phone, newEmail))).toBe('ok');
+    expect(await crossed(holdNextCall(users, 'changePassword'), () => change(laptop), () => updateAccount(deps, { credentials: phone, body: bodyOf(newEmail) }))).toBe('ok');
     expect(await users.findById(userId)).toMatchObject({ email: 'alicia@example.com', passwordHash: `fake-hash:${P2}` });
   });
 });
@@ -146,24 +146,24 @@ describe('e-mail change × password change', () => {
 describe('refresh × logout everywhere', () => {
   it('refuses a refresh held while the account logged out everywhere: Invalid token, and no token of it works', async () => {
     const { deps, users, laptop, phone, works } = await alice();
-    const everywhere = () => logOut(deps, laptop, { scope: 'all' });
-    expect(await crossed(holdNextCall(users, 'extendSession'), () => refreshSession(deps, phone), everywhere)).toBe('InvalidToken');
+    const everywhere = () => logOut(deps, { credentials: laptop, body: bodyOf({ scope: 'all' }) });
+    expect(await crossed(holdNextCall(users, 'extendSession'), () => refreshSession(deps, { credentials: phone }), everywhere)).toBe('InvalidToken');
     expect(await works(phone)).toBe('InvalidToken');
   });
 
   it('ends the token of a refresh that finished before the logout everywhere was stored', async () => {
     const { deps, users, laptop, phone, works } = await alice();
     let refreshed = '';
-    const refresh = async () => (refreshed = (await refreshSession(deps, phone)).token);
-    expect(await crossed(holdNextCall(users, 'endSessions'), () => logOut(deps, laptop, { scope: 'all' }), refresh)).toBe('ok');
+    const refresh = async () => (refreshed = (await refreshSession(deps, { credentials: phone })).token);
+    expect(await crossed(holdNextCall(users, 'endSessions'), () => logOut(deps, { credentials: laptop, body: bodyOf({ scope: 'all' }) }), refresh)).toBe('ok');
     expect(await works(bearer(refreshed))).toBe('InvalidToken');
   });
 
   it('refuses the exchange of a token without a session held while the account logged out everywhere: no session starts', async () => {
     const { deps, users, tokens, clock, userId, laptop, works } = await alice();
     const legacy = bearer(tokens.issueWithoutSession(userId, clock.now() - 1000));
-    const everywhere = () => logOut(deps, laptop, { scope: 'all' });
-    expect(await crossed(holdNextCall(users, 'exchangeTokenWithoutSession'), () => refreshSession(deps, legacy), everywhere)).toBe('InvalidToken');
+    const everywhere = () => logOut(deps, { credentials: laptop, body: bodyOf({ scope: 'all' }) });
+    expect(await crossed(holdNextCall(users, 'exchangeTokenWithoutSession'), () => refreshSession(deps, { credentials: legacy }), everywhere)).toBe('InvalidToken');
     expect(await users.listSessions(userId, clock.now())).toEqual([]);
     expect(await works(legacy)).toBe('InvalidToken');
   });
@@ -171,7 +171,7 @@ describe('refresh × logout everywhere', () => {
   it('exchanges a token without a session once: a second refresh is refused, and every session of the account stays', async () => {
     const { deps, users, tokens, clock, userId, laptop, phone, works } = await alice();
     const legacy = bearer(tokens.issueWithoutSession(userId, clock.now() - 1000));
-    const answers = await Promise.all(Array.from({ length: 20 }, () => outcome(refreshSession(deps, legacy))));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => outcome(refreshSession(deps, { credentials: legacy }))));
     expect(answers.filter((answer) => answer === 'ok')).toHaveLength(1);
     expect(answers.filter((answer) => answer === 'InvalidToken')).toHaveLength(19);
     expect(await users.listSessions(userId, clock.now())).toHaveLength(3);
@@ -183,8 +183,8 @@ describe('ending a session × logout of the others', () => {
   it('refuses to end a session from a session the other request ended meanwhile: Invalid token, nothing ends', async () => {
     const { deps, users, laptop, phone, works, sessionIds } = await alice();
     const [laptopSession] = await sessionIds(laptop).then((ids) => ids.slice(-1));
-    const endLaptop = () => endSession(deps, phone, laptopSession as string);
-    expect(await crossed(holdNextCall(users, 'endSessions'), endLaptop, () => logOut(deps, laptop, { scope: 'others' }))).toBe('InvalidToken');
+    const endLaptop = () => endSession(deps, { credentials: phone, sessionId: laptopSession as string });
+    expect(await crossed(holdNextCall(users, 'endSessions'), endLaptop, () => logOut(deps, { credentials: laptop, body: bodyOf({ scope: 'others' }) }))).toBe('InvalidToken');
     expect([await works(laptop), await works(phone)]).toEqual(['ok', 'InvalidToken']);
   });
 });
@@ -197,8 +197,8 @@ describe('POST /posts × DELETE /me (owned posts)', () => {
     const { deps, posts, userId, laptop, phone, remove } = await alice();
     let sendBody!: () => void;
     const bodyArrives = new Promise<void>((resolve) => (sendBody = resolve));
-    const posting = createPost(deps, async () => (await bodyArrives, { title: 'Slow', body: 'Body' }), phone);
-    await (code === 'UserNoLongerExists' ? remove(laptop) : logOut(deps, phone, {}));
+    const posting = createPost(deps, { body: async () => (await bodyArrives, { title: 'Slow', body: 'Body' }), credentials: phone });
+    await (code === 'UserNoLongerExists' ? remove(laptop) : logOut(deps, { credentials: phone, body: bodyOf({}) }));
     sendBody();
     expect(await outcome(posting)).toBe(code);
     expect(await posts.countByAuthor(userId)).toBe(0);

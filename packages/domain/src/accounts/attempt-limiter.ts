@@ -37,6 +37,17 @@ export interface AttemptLimiter {
   reset(key: string): Promise<void>;
 }
 
+/** Failed logins counted per e-mail and, at a higher limit, per client address. */
+export interface LoginLimits {
+  readonly failuresPerEmail?: AttemptLimiter;
+  readonly failuresPerAddress?: AttemptLimiter;
+}
+
+/** Signups counted per client address. */
+export interface SignupLimits {
+  readonly perAddress?: AttemptLimiter;
+}
+
 /** One attempt to take: a limiter and the key it counts. */
 export interface LimitedKey {
   readonly limiter: AttemptLimiter;

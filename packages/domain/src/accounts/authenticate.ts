@@ -1,16 +1,16 @@
-import type { Clock } from '../shared/clock.js';
 import { DomainError, type DomainErrorCode } from '../shared/errors.js';
-import type { Credentials } from './credentials.js';
-import type { TokenClaims, TokenService, UserRepository, UserWithSession } from './ports.js';
+import type { AccountDeps } from './account-deps.js';
+import { NO_CREDENTIALS } from './credentials.js';
+import type { TokenClaims, UserWithSession } from './ports.js';
 import { acceptsTokenWithoutSession, type Session } from './session.js';
+import type { UseCaseRequest } from './use-case-request.js';
 import type { User } from './user.js';
 
 /** What checking a token needs: the tokens, the users with their sessions, and the time. */
-export interface AuthenticateDeps {
-  readonly users: UserRepository;
-  readonly tokens: TokenService;
-  readonly clock: Clock;
-}
+export type AuthenticateDeps = Pick<AccountDeps, 'users' | 'tokens' | 'clock'>;
+
+/** What `authenticate` reads of a request: its credentials. */
+export type AuthenticateRequest = Pick<UseCaseRequest, 'credentials'>;
 
 /** An account whose token checked out, with the session the token belongs to (null for a token without one). */
 export interface Authenticated {
@@ -30,7 +30,11 @@ export interface Authenticated {
  * the user up alone did, and nothing is cached: a session ended on any process is refused on the
  * very next request.
  */
-export async function authenticate(deps: AuthenticateDeps, credentials: Credentials): Promise<Authenticated> {
+export async function authenticate(
+  deps: Pick<AccountDeps, 'users' | 'tokens' | 'clock'>,
+  request: AuthenticateRequest,
+): Promise<Authenticated> {
+  const credentials = request.credentials ?? NO_CREDENTIALS;
   if (credentials.scheme !== 'bearer') throw new DomainError('MissingAuthorization');
 
   const claims = await deps.tokens.verify(credentials.token);
@@ -61,9 +65,9 @@ function checkedOut(claims: TokenClaims, found: UserWithSession | null): Authent
  * `otherwise`, the answer of the check that no longer holds (a replaced password). So the request
  * answers what it would have, had it started after the change that got in its way.
  */
-export async function refusal(deps: AuthenticateDeps, credentials: Credentials, otherwise: DomainErrorCode): Promise<DomainError> {
+export async function refusal(deps: AuthenticateDeps, request: AuthenticateRequest, otherwise: DomainErrorCode): Promise<DomainError> {
   try {
-    await authenticate(deps, credentials);
+    await authenticate(deps, request);
   } catch (error) {
     if (error instanceof DomainError) return error;
     throw error;

@@ -7,7 +7,7 @@ import { NO_CREDENTIALS, OTHER_CREDENTIALS, bearer } from './credentials.js';
 describe('authenticateCaller', () => {
   it('names the user whose valid token was presented', async () => {
     const { deps, credentials, signedIn } = await aliceSignedUp();
-    expect(await authenticateCaller(deps, credentials)).toStrictEqual({ kind: 'user', userId: signedIn.user.id });
+    expect(await authenticateCaller(deps, { credentials })).toStrictEqual({ kind: 'user', userId: signedIn.user.id });
   });
 
   it.each([
@@ -18,13 +18,13 @@ describe('authenticateCaller', () => {
     ['a valid token of a user who does not exist', bearer('token:000000000000000000000099:s1:0:9999999999999'), 'UserNoLongerExists'],
   ] as const)('refuses %s by the GET /me rules', async (_, credentials, code) => {
     const { deps } = await aliceSignedUp();
-    expect((await rejection(authenticateCaller(deps, credentials))).code).toBe(code);
+    expect((await rejection(authenticateCaller(deps, { credentials }))).code).toBe(code);
   });
 
   it('checks the token before it looks anyone up', async () => {
     const { deps, users } = await aliceSignedUp();
     const findSpy = vi.spyOn(users, 'findWithSession');
-    await rejection(authenticateCaller(deps, bearer('garbage')));
+    await rejection(authenticateCaller(deps, { credentials: bearer('garbage') }));
     expect(findSpy).not.toHaveBeenCalled();
   });
 });

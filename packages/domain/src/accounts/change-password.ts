@@ -1,13 +1,13 @@
-import { parseInput, readInput } from '../shared/validation.js';
-import type { Credentials } from './credentials.js';
-import { authenticate, refusal, type AuthenticateDeps } from './authenticate.js';
-import type { ClientContext } from './client-context.js';
-import { confirmCurrentPassword, type PasswordAttemptDeps } from './password-attempt.js';
+import { parseInput, readBody } from '../shared/validation.js';
+import type { AccountDeps } from './account-deps.js';
+import { authenticate, refusal } from './authenticate.js';
+import { confirmCurrentPassword } from './password-attempt.js';
 import { ChangePasswordSchema } from './schemas.js';
+import type { UseCaseRequest } from './use-case-request.js';
 import { toPublicUser, type PublicUser } from './user.js';
 
-/** What `POST /auth/password` needs. */
-export interface ChangePasswordDeps extends AuthenticateDeps, PasswordAttemptDeps {}
+/** What `changePassword` reads: the credentials, then the body (`ChangePasswordSchema`), and the client, whose address the login limits count. */
+export type ChangePasswordRequest = Pick<UseCaseRequest, 'credentials' | 'body' | 'client'>;
 
 /**
  * Replaces the account's password (docs/api.md, `POST /auth/password`). The token first, then the
@@ -23,17 +23,15 @@ export interface ChangePasswordDeps extends AuthenticateDeps, PasswordAttemptDep
  * for a password changed through the same session (not counted as a failed login: it was no guess).
  */
 export async function changePassword(
-  deps: ChangePasswordDeps,
-  credentials: Credentials,
-  input: unknown,
-  context: ClientContext = {},
+  deps: Pick<AccountDeps, 'users' | 'hasher' | 'tokens' | 'clock' | 'loginLimits'>,
+  request: ChangePasswordRequest,
 ): Promise<PublicUser> {
-  const { user, token } = await authenticate(deps, credentials);
-  const { currentPassword, newPassword } = parseInput(ChangePasswordSchema, await readInput(input));
-  await confirmCurrentPassword(deps, user, currentPassword, context);
+  const { user, token } = await authenticate(deps, request);
+  const { currentPassword, newPassword } = parseInput(ChangePasswordSchema, await readBody(request.body));
+  await confirmCurrentPassword(deps, user, currentPassword, request.client);
 
   const passwordHash = await deps.hasher.hash(newPassword);
   const changed = await deps.users.changePassword(user.id, passwordHash, token, deps.clock.now(), { passwordHash: user.passwordHash, token });
-  if (!changed) throw await refusal(deps, credentials, 'CurrentPasswordIncorrect');
+  if (!changed) throw await refusal(deps, request, 'CurrentPasswordIncorrect');
   return toPublicUser(changed);
 }

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createInMemoryPostRepository } from '../posts/in-memory-post-repository.js';
 import { DomainError } from '../shared/errors.js';
 import { rejection } from '../test-support/rejection.js';
-import { ALICE, aliceSignedUp } from '../test-support/signed-up.js';
+import { ALICE, aliceSignedUp, bodyOf } from '../test-support/signed-up.js';
 import { authenticate } from './authenticate.js';
 import { ACCOUNT_DELETION_LEASE_MS, deleteAccount } from './delete-account.js';
 import { logIn } from './log-in.js';
@@ -24,29 +24,29 @@ async function aliceWithPosts() {
 describe('deleteAccount', () => {
   it('deletes the account, its sessions and every post of it, drafts included; its e-mail can sign up again', async () => {
     const { deps, posts, kept, signedIn } = await aliceWithPosts();
-    const phone = await logIn(deps, ALICE);
-    await deleteAccount(deps, bearer(signedIn.token), { currentPassword: ALICE.password });
-    for (const token of [signedIn.token, phone.token]) expect((await rejection(authenticate(deps, bearer(token)))).code).toBe('UserNoLongerExists');
+    const phone = await logIn(deps, { body: bodyOf(ALICE) });
+    await deleteAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({ currentPassword: ALICE.password }) });
+    for (const token of [signedIn.token, phone.token]) expect((await rejection(authenticate(deps, { credentials: bearer(token) }))).code).toBe('UserNoLongerExists');
     expect(await posts.countByAuthor(signedIn.user.id)).toBe(0);
     expect(await posts.listPublished(0, 10)).toStrictEqual({ posts: [kept], total: 1 });
-    expect((await rejection(logIn(deps, ALICE))).code).toBe('InvalidCredentials');
-    expect((await signUp(deps, ALICE)).user.id).not.toBe(signedIn.user.id);
+    expect((await rejection(logIn(deps, { body: bodyOf(ALICE) }))).code).toBe('InvalidCredentials');
+    expect((await signUp(deps, { body: bodyOf(ALICE) })).user.id).not.toBe(signedIn.user.id);
   });
 
   it('refuses a wrong current password with CurrentPasswordIncorrect and deletes nothing', async () => {
     const { deps, posts, signedIn } = await aliceWithPosts();
-    expect((await rejection(deleteAccount(deps, bearer(signedIn.token), { currentPassword: 'nope' }))).code).toBe('CurrentPasswordIncorrect');
-    await authenticate(deps, bearer(signedIn.token));
+    expect((await rejection(deleteAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({ currentPassword: 'nope' }) }))).code).toBe('CurrentPasswordIncorrect');
+    await authenticate(deps, { credentials: bearer(signedIn.token) });
     expect(await posts.countByAuthor(signedIn.user.id)).toBe(2);
   });
 
   it('checks the token, then the body, then the password', async () => {
     const { deps, signedIn } = await aliceWithPosts();
-    const readBody = vi.fn(() => ({ currentPassword: ALICE.password }));
-    expect((await rejection(deleteAccount(deps, bearer('garbage'), readBody))).code).toBe('InvalidToken');
+    const readBody = vi.fn(async () => ({ currentPassword: ALICE.password }));
+    expect((await rejection(deleteAccount(deps, { credentials: bearer('garbage'), body: readBody }))).code).toBe('InvalidToken');
     expect(readBody).not.toHaveBeenCalled();
     const verify = vi.spyOn(deps.hasher, 'verify');
-    expect((await rejection(deleteAccount(deps, bearer(signedIn.token), {}))).issues).toEqual([{ path: 'currentPassword', message: 'is required' }]);
+    expect((await rejection(deleteAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({}) }))).issues).toEqual([{ path: 'currentPassword', message: 'is required' }]);
     expect(verify).not.toHaveBeenCalled();
   });
 
@@ -58,9 +58,9 @@ describe('deleteAccount', () => {
     const failure = new DomainError('StoreUnavailable');
     const target = step === 'users.delete' ? vi.spyOn(users, 'delete') : vi.spyOn(posts, 'deleteByAuthor');
     target.mockRejectedValueOnce(failure);
-    expect(await rejection(deleteAccount(deps, bearer(signedIn.token), { currentPassword: ALICE.password }))).toBe(failure);
-    await authenticate(deps, bearer(signedIn.token));
-    await deleteAccount(deps, bearer(signedIn.token), { currentPassword: ALICE.password });
+    expect(await rejection(deleteAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({ currentPassword: ALICE.password }) }))).toBe(failure);
+    await authenticate(deps, { credentials: bearer(signedIn.token) });
+    await deleteAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({ currentPassword: ALICE.password }) });
     expect(await users.findById(signedIn.user.id)).toBeNull();
     expect(await posts.countByAuthor(signedIn.user.id)).toBe(0);
   });
@@ -69,15 +69,15 @@ describe('deleteAccount', () => {
     const { deps, users, posts, clock, signedIn } = await aliceWithPosts();
     // The process dies right after deciding: the posts step never comes back.
     vi.spyOn(posts, 'deleteByAuthor').mockReturnValueOnce(new Promise<number>(() => undefined));
-    void deleteAccount(deps, bearer(signedIn.token), { currentPassword: ALICE.password });
+    void deleteAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({ currentPassword: ALICE.password }) });
     await vi.waitFor(() => expect(posts.deleteByAuthor).toHaveBeenCalled());
-    expect((await rejection(authenticate(deps, bearer(signedIn.token)))).code).toBe('UserNoLongerExists');
+    expect((await rejection(authenticate(deps, { credentials: bearer(signedIn.token) }))).code).toBe('UserNoLongerExists');
     clock.advance(ACCOUNT_DELETION_LEASE_MS - 1);
-    expect((await rejection(authenticate(deps, bearer(signedIn.token)))).code).toBe('UserNoLongerExists');
+    expect((await rejection(authenticate(deps, { credentials: bearer(signedIn.token) }))).code).toBe('UserNoLongerExists');
     clock.advance(1);
-    await authenticate(deps, bearer(signedIn.token));
+    await authenticate(deps, { credentials: bearer(signedIn.token) });
     expect(await posts.countByAuthor(signedIn.user.id)).toBe(2);
-    await deleteAccount(deps, bearer(signedIn.token), { currentPassword: ALICE.password });
+    await deleteAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({ currentPassword: ALICE.password }) });
     expect(await users.findById(signedIn.user.id)).toBeNull();
     expect(await posts.countByAuthor(signedIn.user.id)).toBe(0);
   });
@@ -90,7 +90,7 @@ describe('deleteAccount', () => {
       await posts.insert({ title: 'late', body: 'b', authorId: userId, published: true, createdAt: 2, updatedAt: 2 });
       return realDelete(id);
     });
-    await deleteAccount(deps, bearer(signedIn.token), { currentPassword: ALICE.password });
+    await deleteAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({ currentPassword: ALICE.password }) });
     expect(await posts.countByAuthor(userId)).toBe(0);
   });
 });

@@ -1,16 +1,13 @@
 import { DomainError } from '../shared/errors.js';
-import { parseInput, readInput } from '../shared/validation.js';
-import type { PostRepository } from '../posts/ports.js';
-import type { Credentials } from './credentials.js';
-import { authenticate, refusal, type AuthenticateDeps } from './authenticate.js';
-import type { ClientContext } from './client-context.js';
-import { confirmCurrentPassword, type PasswordAttemptDeps } from './password-attempt.js';
+import { parseInput, readBody } from '../shared/validation.js';
+import type { AccountDeps } from './account-deps.js';
+import { authenticate, refusal } from './authenticate.js';
+import { confirmCurrentPassword } from './password-attempt.js';
 import { DeleteAccountSchema } from './schemas.js';
+import type { UseCaseRequest } from './use-case-request.js';
 
-/** What `DELETE /me` needs: the accounts, and the posts that go with one. */
-export interface DeleteAccountDeps extends AuthenticateDeps, PasswordAttemptDeps {
-  readonly posts: PostRepository;
-}
+/** What `deleteAccount` reads: the credentials, then the body (`DeleteAccountSchema`), and the client, whose address the login limits count. */
+export type DeleteAccountRequest = Pick<UseCaseRequest, 'credentials' | 'body' | 'client'>;
 
 /**
  * How long an account reads as gone once its deletion started, at most: a deletion takes a few
@@ -39,18 +36,16 @@ export const ACCOUNT_DELETION_LEASE_MS = 60_000;
  * midway leaves the mark to lapse (`ACCOUNT_DELETION_LEASE_MS`).
  */
 export async function deleteAccount(
-  deps: DeleteAccountDeps,
-  credentials: Credentials,
-  input: unknown,
-  context: ClientContext = {},
+  deps: Pick<AccountDeps, 'users' | 'hasher' | 'tokens' | 'clock' | 'loginLimits' | 'posts'>,
+  request: DeleteAccountRequest,
 ): Promise<void> {
-  const { user, token } = await authenticate(deps, credentials);
-  const { currentPassword } = parseInput(DeleteAccountSchema, await readInput(input));
-  await confirmCurrentPassword(deps, user, currentPassword, context);
+  const { user, token } = await authenticate(deps, request);
+  const { currentPassword } = parseInput(DeleteAccountSchema, await readBody(request.body));
+  await confirmCurrentPassword(deps, user, currentPassword, request.client);
 
   const now = deps.clock.now();
   const started = await deps.users.startDeletion(user.id, now + ACCOUNT_DELETION_LEASE_MS, now, { passwordHash: user.passwordHash, token });
-  if (!started) throw await refusal(deps, credentials, 'CurrentPasswordIncorrect');
+  if (!started) throw await refusal(deps, request, 'CurrentPasswordIncorrect');
 
   try {
     await deps.posts.deleteByAuthor(user.id);

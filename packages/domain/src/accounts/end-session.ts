@@ -1,9 +1,10 @@
 import { DomainError } from '../shared/errors.js';
-import type { Credentials } from './credentials.js';
-import { authenticate, refusal, type AuthenticateDeps } from './authenticate.js';
+import type { AccountDeps } from './account-deps.js';
+import { authenticate, refusal } from './authenticate.js';
+import type { UseCaseRequest } from './use-case-request.js';
 
-/** What `DELETE /me/sessions/{id}` needs. */
-export type EndSessionDeps = AuthenticateDeps;
+/** What `endSession` reads: the credentials, and the id of the session to end. */
+export type EndSessionRequest = Pick<UseCaseRequest, 'credentials' | 'sessionId'>;
 
 /**
  * Ends one live session of the caller's account, the caller's own included (docs/api.md,
@@ -12,9 +13,10 @@ export type EndSessionDeps = AuthenticateDeps;
  * caller's own token is no longer accepted (`InvalidToken`), should another request end its
  * session meanwhile.
  */
-export async function endSession(deps: EndSessionDeps, credentials: Credentials, sessionId: string): Promise<void> {
-  const { user, token } = await authenticate(deps, credentials);
-  const ended = await deps.users.endSessions(user.id, { sessions: { only: sessionId }, tokensWithoutSession: false }, deps.clock.now(), { token });
-  if (ended === null) throw await refusal(deps, credentials, 'InvalidToken');
+export async function endSession(deps: Pick<AccountDeps, 'users' | 'tokens' | 'clock'>, request: EndSessionRequest): Promise<void> {
+  const { user, token } = await authenticate(deps, request);
+  const which = { sessions: { only: request.sessionId }, tokensWithoutSession: false };
+  const ended = await deps.users.endSessions(user.id, which, deps.clock.now(), { token });
+  if (ended === null) throw await refusal(deps, request, 'InvalidToken');
   if (ended === 0) throw new DomainError('SessionNotFound');
 }

@@ -1,21 +1,15 @@
-import type { Clock } from '../shared/clock.js';
 import { DomainError } from '../shared/errors.js';
-import { parseInput } from '../shared/validation.js';
-import type { ClientContext } from './client-context.js';
-import { attemptPassword, type PasswordAttemptDeps } from './password-attempt.js';
-import type { TokenService, UserRepository } from './ports.js';
+import { parseInput, readBody } from '../shared/validation.js';
+import type { AccountDeps } from './account-deps.js';
+import { attemptPassword } from './password-attempt.js';
 import { LogInSchema } from './schemas.js';
-import { DEFAULT_SESSION_RULES, newSession, type SessionRules } from './session.js';
+import { DEFAULT_SESSION_RULES, newSession } from './session.js';
 import { signedIn } from './signed-in.js';
+import type { UseCaseRequest } from './use-case-request.js';
 import type { SignedIn } from './user.js';
 
-export interface LogInDeps extends PasswordAttemptDeps {
-  readonly users: UserRepository;
-  readonly tokens: TokenService;
-  readonly clock: Clock;
-  /** How many sessions an account keeps; `DEFAULT_SESSION_RULES` when omitted. */
-  readonly sessionRules?: SessionRules;
-}
+/** What `logIn` reads: the body (`LogInSchema`), and the client, whose address the login limits count. */
+export type LogInRequest = Pick<UseCaseRequest, 'body' | 'client'>;
 
 /**
  * Exchanges e-mail and password for a token of a new session (docs/api.md, `POST /auth/login`).
@@ -25,9 +19,12 @@ export interface LogInDeps extends PasswordAttemptDeps {
  * was checked against: a password changed (or an account deleted) while the check ran answers
  * `InvalidCredentials`, as the login would have, had it started after.
  */
-export async function logIn(deps: LogInDeps, input: unknown, context: ClientContext = {}): Promise<SignedIn> {
-  const { email, password } = parseInput(LogInSchema, input);
-  const user = await attemptPassword(deps, email, context, async () => {
+export async function logIn(
+  deps: Pick<AccountDeps, 'users' | 'hasher' | 'tokens' | 'clock' | 'loginLimits' | 'sessionRules'>,
+  request: LogInRequest,
+): Promise<SignedIn> {
+  const { email, password } = parseInput(LogInSchema, await readBody(request.body));
+  const user = await attemptPassword(deps, email, request.client, async () => {
     const found = await deps.users.findByEmail(email);
     const matches = await deps.hasher.verify(password, found?.passwordHash ?? deps.hasher.dummyHash);
     return found && matches ? found : null;

@@ -1,24 +1,25 @@
-import { parseInput, readInput } from '../shared/validation.js';
-import type { Credentials } from './credentials.js';
-import { authenticate, refusal, type AuthenticateDeps } from './authenticate.js';
+import { parseInput, readBody } from '../shared/validation.js';
+import type { AccountDeps } from './account-deps.js';
+import { authenticate, refusal } from './authenticate.js';
 import { LogOutSchema, type LogoutScope } from './schemas.js';
 import type { Session, SessionsToEnd } from './session.js';
+import type { UseCaseRequest } from './use-case-request.js';
 
-/** What `POST /auth/logout` needs. */
-export type LogOutDeps = AuthenticateDeps;
+/** What `logOut` reads: the credentials, then the body (`LogOutSchema`; without one, the caller's own session ends). */
+export type LogOutRequest = Pick<UseCaseRequest, 'credentials' | 'body'>;
 
 /**
  * Ends the caller's session, every other session of the account, or all of them (docs/api.md,
- * `POST /auth/logout`). The credentials are checked first; only then is `input` (the body, or a function
- * that reads it; `{}` when none was sent) read and validated. From the answer on, no process
+ * `POST /auth/logout`). The credentials are checked first; only then is the body read and
+ * validated (`scope`, `current` when left out). From the answer on, no process
  * accepts a token of an ended session. The sessions end only while the caller's token is still
  * accepted: one whose session another request ended meanwhile ends nothing (`InvalidToken`).
  */
-export async function logOut(deps: LogOutDeps, credentials: Credentials, input: unknown): Promise<void> {
-  const { user, session, token } = await authenticate(deps, credentials);
-  const { scope } = parseInput(LogOutSchema, await readInput(input));
+export async function logOut(deps: Pick<AccountDeps, 'users' | 'tokens' | 'clock'>, request: LogOutRequest): Promise<void> {
+  const { user, session, token } = await authenticate(deps, request);
+  const { scope } = parseInput(LogOutSchema, await readBody(request.body));
   const ended = await deps.users.endSessions(user.id, sessionsToEnd(scope, session), deps.clock.now(), { token });
-  if (ended === null) throw await refusal(deps, credentials, 'InvalidToken');
+  if (ended === null) throw await refusal(deps, request, 'InvalidToken');
 }
 
 /**

@@ -1,24 +1,14 @@
 import { DomainError } from '../shared/errors.js';
-import { giveBackAttempts, limitedKey, resetAttempts, takeAttempts, type AttemptLimiter } from './attempt-limiter.js';
+import type { AccountDeps } from './account-deps.js';
+import { giveBackAttempts, limitedKey, resetAttempts, takeAttempts } from './attempt-limiter.js';
 import type { ClientContext } from './client-context.js';
-import type { PasswordHasher } from './ports.js';
 import type { User } from './user.js';
 
-/** Failed logins counted per e-mail and, at a higher limit, per client address. */
-export interface LoginLimits {
-  readonly failuresPerEmail?: AttemptLimiter;
-  readonly failuresPerAddress?: AttemptLimiter;
-}
-
 /** What a password check under the login limits needs. */
-export interface PasswordAttemptDeps {
-  readonly hasher: PasswordHasher;
-  /** The brute-force rules; a rule without a limiter is off. */
-  readonly loginLimits?: LoginLimits;
-}
+type PasswordAttemptDeps = Pick<AccountDeps, 'hasher' | 'loginLimits'>;
 
 /**
- * Runs one password check as a login attempt of `email` from `context`'s address: `check`
+ * Runs one password check as a login attempt of `email` from `client`'s address: `check`
  * answers what the password unlocks, or null when it does not match.
  *
  * Every attempt is counted against its e-mail and its client address before the password is
@@ -33,11 +23,11 @@ export interface PasswordAttemptDeps {
 export async function attemptPassword<T>(
   deps: PasswordAttemptDeps,
   email: string,
-  context: ClientContext,
+  client: ClientContext | undefined,
   check: () => Promise<T | null>,
 ): Promise<T | null> {
   const limits = deps.loginLimits;
-  const byAddress = limitedKey(limits?.failuresPerAddress, context.clientAddress);
+  const byAddress = limitedKey(limits?.failuresPerAddress, client?.clientAddress);
   const byEmail = limitedKey(limits?.failuresPerEmail, email);
   const taken = await takeAttempts([byAddress, byEmail]);
 
@@ -64,9 +54,9 @@ export async function confirmCurrentPassword(
   deps: PasswordAttemptDeps,
   user: User,
   password: string,
-  context: ClientContext,
+  client: ClientContext | undefined,
 ): Promise<void> {
-  const confirmed = await attemptPassword(deps, user.email, context, async () =>
+  const confirmed = await attemptPassword(deps, user.email, client, async () =>
     (await deps.hasher.verify(password, user.passwordHash)) ? user : null,
   );
   if (confirmed === null) throw new DomainError('CurrentPasswordIncorrect');

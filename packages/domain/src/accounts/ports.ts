@@ -149,3 +149,12 @@ export interface TokenService {
   /** What a valid, unexpired token says, or null for any token that fails verification. */
   verify(token: string): Promise<TokenClaims | null>;
 }
+
+/**
+ * The posts an account is the author of, as deleting the account needs them: every post whose
+ * `authorId` is its id goes with it. The posts' own port, `PostRepository`, is one.
+ */
+export interface AuthoredPosts {
+  /** Deletes every post whose `authorId` is `authorId`; answers how many. */
+  deleteByAuthor(authorId: string): Promise<number>;
+}

@@ -1,15 +1,13 @@
 import { DomainError } from '../shared/errors.js';
-import type { Credentials } from './credentials.js';
-import { authenticate, refusal, type AuthenticateDeps } from './authenticate.js';
-import { DEFAULT_SESSION_RULES, sessionExpiry, type SessionRules } from './session.js';
+import type { AccountDeps } from './account-deps.js';
+import { authenticate, refusal } from './authenticate.js';
+import { DEFAULT_SESSION_RULES, sessionExpiry } from './session.js';
 import { signedIn } from './signed-in.js';
+import type { UseCaseRequest } from './use-case-request.js';
 import type { SignedIn } from './user.js';
 
-/** What `POST /auth/refresh` needs. */
-export interface RefreshSessionDeps extends AuthenticateDeps {
-  /** How long a session may live in all; `DEFAULT_SESSION_RULES` when omitted. */
-  readonly sessionRules?: SessionRules;
-}
+/** What `refreshSession` reads: the credentials. */
+export type RefreshSessionRequest = Pick<UseCaseRequest, 'credentials'>;
 
 /**
  * A new 7-day token of the caller's session (docs/api.md, `POST /auth/refresh`): the session then
@@ -24,8 +22,11 @@ export interface RefreshSessionDeps extends AuthenticateDeps {
  * after the account ended them. A session that ended (or an account deleted) between the check
  * and the write answers as it would have after: `InvalidToken` (or `UserNoLongerExists`).
  */
-export async function refreshSession(deps: RefreshSessionDeps, credentials: Credentials): Promise<SignedIn> {
-  const { user, session, token } = await authenticate(deps, credentials);
+export async function refreshSession(
+  deps: Pick<AccountDeps, 'users' | 'tokens' | 'clock' | 'sessionRules'>,
+  request: RefreshSessionRequest,
+): Promise<SignedIn> {
+  const { user, session, token } = await authenticate(deps, request);
   const rules = deps.sessionRules ?? DEFAULT_SESSION_RULES;
   const now = deps.clock.now();
   const startedAt = session?.createdAt ?? token.issuedAt;
@@ -35,6 +36,6 @@ export async function refreshSession(deps: RefreshSessionDeps, credentials: Cred
   const refreshed = session
     ? await deps.users.extendSession(user.id, session.id, expiresAt, now)
     : await deps.users.exchangeTokenWithoutSession(user.id, token.issuedAt, { createdAt: startedAt, expiresAt }, rules.maxPerUser, now);
-  if (!refreshed) throw await refusal(deps, credentials, 'InvalidToken');
+  if (!refreshed) throw await refusal(deps, request, 'InvalidToken');
   return signedIn(deps.tokens, user, refreshed, now);
 }

@@ -5,7 +5,7 @@ import { fakePasswordHasher, fakeTokenService, manualClock } from '../test-suppo
 import { createInMemoryUserRepository } from './in-memory-user-repository.js';
 import { PublicSessionSchema, PublicUserSchema, SignedInSchema } from './response-schemas.js';
 import type { PublicSession } from './session.js';
-import { aliceSignedUp } from '../test-support/signed-up.js';
+import { aliceSignedUp, bodyOf } from '../test-support/signed-up.js';
 import { listSessions } from './list-sessions.js';
 import { signUp } from './sign-up.js';
 import type { PublicUser, SignedIn } from './user.js';
@@ -27,14 +27,14 @@ describe('account response schemas', () => {
       tokens: fakeTokenService(),
       clock: manualClock(),
     };
-    const session = await signUp(deps, { email: 'alice@example.com', name: 'Alice', password: 'correct horse' });
+    const session = await signUp(deps, { body: bodyOf({ email: 'alice@example.com', name: 'Alice', password: 'correct horse' }) });
     expect(v.parse(SignedInSchema, session)).toStrictEqual({ token: session.token, user: { ...session.user } });
     expect(v.safeParse(PublicUserSchema, { ...session.user, passwordHash: 'fake-hash:x' }).success).toBe(false);
   });
 
   it('accept what listSessions returns, and refuse a session that carries a token', async () => {
     const { deps, signedIn } = await aliceSignedUp();
-    const [listed] = await listSessions(deps, bearer(signedIn.token));
+    const [listed] = await listSessions(deps, { credentials: bearer(signedIn.token) });
     expect(v.parse(PublicSessionSchema, listed)).toStrictEqual(listed);
     expect(v.safeParse(PublicSessionSchema, { ...listed, token: signedIn.token }).success).toBe(false);
   });

@@ -68,8 +68,9 @@ export const ChangePasswordSchema = objectSchema({
 export type ChangePasswordInput = v.InferOutput<typeof ChangePasswordSchema>;
 
 /**
- * Body of `PATCH /me`: a new name and a new e-mail, each optional, by the signup rules; a new
- * e-mail needs `currentPassword`.
+ * Body of `PATCH /me`: a new name, a new e-mail or both, by the signup rules; a new e-mail needs
+ * `currentPassword`. A body that names neither changes nothing, so it is refused with an issue
+ * that says what to send.
  */
 export const UpdateAccountSchema = v.pipe(
   objectSchema({
@@ -77,6 +78,7 @@ export const UpdateAccountSchema = v.pipe(
     email: v.optional(EmailSchema),
     currentPassword: v.optional(PasswordToCheckSchema),
   }),
+  v.check((input) => input.name !== undefined || input.email !== undefined, 'must include name or email'),
   // Checked whenever `currentPassword` itself is fine, whatever `email` holds, so that an invalid
   // new e-mail and a missing password are both reported at once.
   v.forward(
@@ -88,7 +90,7 @@ export const UpdateAccountSchema = v.pipe(
     ),
     ['currentPassword'],
   ),
-  v.description('Any of `name` and `email`; `currentPassword` is required when `email` is sent.'),
+  v.description('`name`, `email` or both (at least one); `currentPassword` is required when `email` is sent.'),
 );
 export type UpdateAccountInput = v.InferOutput<typeof UpdateAccountSchema>;
 

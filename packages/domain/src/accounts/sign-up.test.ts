@@ -6,6 +6,7 @@ import type { PasswordHasher } from './ports.js';
 import { TOKEN_LIFETIME_MS } from './session.js';
 import { signUp } from './sign-up.js';
 import { rejection } from '../test-support/rejection.js';
+import { bodyOf } from '../test-support/signed-up.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 30, 15, 250);
 const PASSWORD = 'correct horse battery';
@@ -27,7 +28,7 @@ describe('signUp', () => {
   describe('success', () => {
     it('starts the first session and returns exactly a 7-day token of it and the public user', async () => {
       const { deps, users } = setup();
-      const session = await signUp(deps, validInput());
+      const session = await signUp(deps, { body: bodyOf(validInput()) });
       const stored = await users.findByEmail('alice@example.com');
       expect(stored).not.toBeNull();
       const sessions = await users.listSessions(stored?.id as string, T0);
@@ -42,7 +43,7 @@ describe('signUp', () => {
 
     it('trims and lower-cases the e-mail before validating and storing it', async () => {
       const { deps, users } = setup();
-      const session = await signUp(deps, validInput({ email: ' Alice@Example.COM ' }));
+      const session = await signUp(deps, { body: bodyOf(validInput({ email: ' Alice@Example.COM ' })) });
       expect(session.user.email).toBe('alice@example.com');
       expect((await users.findByEmail('alice@example.com'))?.email).toBe('alice@example.com');
       expect(await users.findByEmail(' Alice@Example.COM ')).toBeNull();
@@ -50,14 +51,14 @@ describe('signUp', () => {
 
     it('accepts an e-mail that is only valid once trimmed (tabs and newlines included)', async () => {
       const { deps } = setup();
-      const session = await signUp(deps, validInput({ email: '\t\nBOB@EXAMPLE.ORG \n' }));
+      const session = await signUp(deps, { body: bodyOf(validInput({ email: '\t\nBOB@EXAMPLE.ORG \n' })) });
       expect(session.user.email).toBe('bob@example.org');
     });
 
     it('stores the hash of the password, never the password', async () => {
       const { deps, users, hasher } = setup();
       const hashSpy = vi.spyOn(hasher, 'hash');
-      await signUp(deps, validInput());
+      await signUp(deps, { body: bodyOf(validInput()) });
       const stored = await users.findByEmail('alice@example.com');
       expect(hashSpy).toHaveBeenCalledTimes(1);
       expect(hashSpy).toHaveBeenCalledWith(PASSWORD);
@@ -67,7 +68,7 @@ describe('signUp', () => {
 
     it('stores exactly the six user fields, with both timestamps from the clock', async () => {
       const { deps, users } = setup();
-      const session = await signUp(deps, validInput());
+      const session = await signUp(deps, { body: bodyOf(validInput()) });
       expect(await users.findById(session.user.id)).toStrictEqual({
         id: session.user.id,
         email: 'alice@example.com',
@@ -81,7 +82,7 @@ describe('signUp', () => {
     it('reads the clock at signup time, not at setup time', async () => {
       const { deps, users, clock } = setup();
       clock.advance(90_000);
-      const session = await signUp(deps, validInput());
+      const session = await signUp(deps, { body: bodyOf(validInput()) });
       const stored = await users.findById(session.user.id);
       expect(stored?.createdAt).toBe(T0 + 90_000);
       expect(stored?.updatedAt).toBe(T0 + 90_000);
@@ -90,16 +91,13 @@ describe('signUp', () => {
     it('ignores unknown fields and never takes id, passwordHash or timestamps from the input', async () => {
       const { deps, users } = setup();
       const insertSpy = vi.spyOn(users, 'insert');
-      const session = await signUp(
-        deps,
-        validInput({
+      const session = await signUp(deps, { body: bodyOf(validInput({
           id: 'attacker-chosen-id',
           passwordHash: 'attacker-chosen-hash',
           createdAt: 1,
           updatedAt: 2,
           isAdmin: true,
-        }),
-      );
+        })) });
       expect(insertSpy).toHaveBeenCalledWith(
         {
           email: 'alice@example.com',
@@ -128,7 +126,7 @@ describe('signUp', () => {
 
     it('keeps the name exactly as sent (no trimming)', async () => {
       const { deps } = setup();
-      const session = await signUp(deps, validInput({ name: '  Ålice 🎉  ' }));
+      const session = await signUp(deps, { body: bodyOf(validInput({ name: '  Ålice 🎉  ' })) });
       expect(session.user.name).toBe('  Ålice 🎉  ');
     });
   });
@@ -138,10 +136,9 @@ describe('signUp', () => {
       'refuses %j with 409 EmailAlreadyInUse once alice@example.com exists',
       async (email) => {
         const { deps, users } = setup();
-        const first = await signUp(deps, validInput());
-        const error = await rejection(signUp(deps, validInput({ email, name: 'Mallory', password: 'another password' })));
+        const first = await signUp(deps, { body: bodyOf(validInput()) });
+        const error = await rejection(signUp(deps, { body: bodyOf(validInput({ email, name: 'Mallory', password: 'another password' })) }));
         expect(error.code).toBe('EmailAlreadyInUse');
-        expect(error.message).toBe('Email already in use');
         expect(error.issues).toBeUndefined();
         const stored = await users.findByEmail('alice@example.com');
         expect(stored?.id).toBe(first.user.id);
@@ -152,11 +149,11 @@ describe('signUp', () => {
 
     it('does not hash, insert or issue a token for a taken e-mail', async () => {
       const { deps, users, hasher, tokens } = setup();
-      await signUp(deps, validInput());
+      await signUp(deps, { body: bodyOf(validInput()) });
       const hashSpy = vi.spyOn(hasher, 'hash');
       const insertSpy = vi.spyOn(users, 'insert');
       const issueSpy = vi.spyOn(tokens, 'issue');
-      await rejection(signUp(deps, validInput({ email: 'ALICE@example.com' })));
+      await rejection(signUp(deps, { body: bodyOf(validInput({ email: 'ALICE@example.com' })) }));
       expect(hashSpy).not.toHaveBeenCalled();
       expect(insertSpy).not.toHaveBeenCalled();
       expect(issueSpy).not.toHaveBeenCalled();
@@ -177,10 +174,7 @@ describe('signUp', () => {
       const insertSpy = vi.spyOn(users, 'insert');
       const results = await Promise.allSettled(
         Array.from({ length: 20 }, (_, i) =>
-          signUp(
-            { users, hasher: slowHasher, tokens, clock },
-            validInput({ email: i % 2 ? ' ALICE@example.com' : 'alice@EXAMPLE.com ', name: `User ${i}` }),
-          ),
+          signUp({ users, hasher: slowHasher, tokens, clock }, { body: bodyOf(validInput({ email: i % 2 ? ' ALICE@example.com' : 'alice@EXAMPLE.com ', name: `User ${i}` })) }),
         ),
       );
 
@@ -208,7 +202,7 @@ describe('signUp', () => {
       const insertSpy = vi.spyOn(users, 'insert');
       const hashSpy = vi.spyOn(hasher, 'hash');
       for (const input of [null, {}, validInput({ email: 'nope' }), validInput({ password: 'short' }), validInput({ name: '' })]) {
-        const error = await rejection(signUp(deps, input));
+        const error = await rejection(signUp(deps, { body: bodyOf(input) }));
         expect(error.code).toBe('ValidationFailed');
       }
       expect(findSpy).not.toHaveBeenCalled();
@@ -218,9 +212,8 @@ describe('signUp', () => {
 
     it('lists every problem, each with its field name as the path', async () => {
       const { deps } = setup();
-      const error = await rejection(signUp(deps, { email: 'not-an-email', name: '', password: 'short' }));
+      const error = await rejection(signUp(deps, { body: bodyOf({ email: 'not-an-email', name: '', password: 'short' }) }));
       expect(error.code).toBe('ValidationFailed');
-      expect(error.message).toBe('Validation failed');
       expect(error.issues).toEqual([
         { path: 'email', message: 'must be a valid e-mail address' },
         { path: 'name', message: 'must not be empty' },
@@ -230,7 +223,7 @@ describe('signUp', () => {
 
     it('says every field is required for an empty object', async () => {
       const { deps } = setup();
-      const error = await rejection(signUp(deps, {}));
+      const error = await rejection(signUp(deps, { body: bodyOf({}) }));
       expect(error.issues).toEqual([
         { path: 'email', message: 'is required' },
         { path: 'name', message: 'is required' },
@@ -240,14 +233,14 @@ describe('signUp', () => {
 
     it.each([null, undefined, 'alice@example.com', 42, true])('reports a non-object body (%j) at path ""', async (input) => {
       const { deps } = setup();
-      const error = await rejection(signUp(deps, input));
+      const error = await rejection(signUp(deps, { body: bodyOf(input) }));
       expect(error.code).toBe('ValidationFailed');
       expect(error.issues).toEqual([{ path: '', message: 'must be an object' }]);
     });
 
     it('refuses non-string fields', async () => {
       const { deps } = setup();
-      const error = await rejection(signUp(deps, { email: 42, name: ['Alice'], password: null }));
+      const error = await rejection(signUp(deps, { body: bodyOf({ email: 42, name: ['Alice'], password: null }) }));
       expect(error.issues).toEqual([
         { path: 'email', message: 'must be a string' },
         { path: 'name', message: 'must be a string' },
@@ -258,7 +251,7 @@ describe('signUp', () => {
     describe('name length', () => {
       it.each([1, 100])('accepts %i characters', async (length) => {
         const { deps } = setup();
-        const session = await signUp(deps, validInput({ name: 'n'.repeat(length) }));
+        const session = await signUp(deps, { body: bodyOf(validInput({ name: 'n'.repeat(length) })) });
         expect(session.user.name).toHaveLength(length);
       });
 
@@ -267,14 +260,14 @@ describe('signUp', () => {
         [101, 'must be at most 100 characters'],
       ])('refuses %i characters', async (length, message) => {
         const { deps } = setup();
-        const error = await rejection(signUp(deps, validInput({ name: 'n'.repeat(length) })));
+        const error = await rejection(signUp(deps, { body: bodyOf(validInput({ name: 'n'.repeat(length) })) }));
         expect(error.issues).toEqual([{ path: 'name', message }]);
       });
 
       it('counts UTF-16 code units: 50 emoji (100 units) pass, 50 emoji and a letter fail', async () => {
         const { deps } = setup();
-        await expect(signUp(deps, validInput({ name: '🎉'.repeat(50) }))).resolves.toBeDefined();
-        const error = await rejection(signUp(deps, validInput({ email: 'b@example.com', name: `${'🎉'.repeat(50)}a` })));
+        await expect(signUp(deps, { body: bodyOf(validInput({ name: '🎉'.repeat(50) })) })).resolves.toBeDefined();
+        const error = await rejection(signUp(deps, { body: bodyOf(validInput({ email: 'b@example.com', name: `${'🎉'.repeat(50)}a` })) }));
         expect(error.issues).toEqual([{ path: 'name', message: 'must be at most 100 characters' }]);
       });
     });
@@ -283,19 +276,19 @@ describe('signUp', () => {
       it.each([8, 72])('accepts %i ASCII characters', async (length) => {
         const { deps, users } = setup();
         const password = 'p'.repeat(length);
-        await signUp(deps, validInput({ password }));
+        await signUp(deps, { body: bodyOf(validInput({ password })) });
         expect((await users.findByEmail('alice@example.com'))?.passwordHash).toBe(`fake-hash:${password}`);
       });
 
       it('refuses 7 characters', async () => {
         const { deps } = setup();
-        const error = await rejection(signUp(deps, validInput({ password: 'p'.repeat(7) })));
+        const error = await rejection(signUp(deps, { body: bodyOf(validInput({ password: 'p'.repeat(7) })) }));
         expect(error.issues).toEqual([{ path: 'password', message: 'must be at least 8 characters' }]);
       });
 
       it('refuses 73 characters', async () => {
         const { deps } = setup();
-        const error = await rejection(signUp(deps, validInput({ password: 'p'.repeat(73) })));
+        const error = await rejection(signUp(deps, { body: bodyOf(validInput({ password: 'p'.repeat(73) })) }));
         expect(error.code).toBe('ValidationFailed');
         expect(error.issues?.map((i) => i.path)).toContain('password');
         expect(error.issues).toContainEqual({ path: 'password', message: 'must be at most 72 characters' });
@@ -306,7 +299,7 @@ describe('signUp', () => {
         const { deps, users } = setup();
         const password = 'é'.repeat(36);
         expect(new TextEncoder().encode(password)).toHaveLength(72);
-        await signUp(deps, validInput({ password }));
+        await signUp(deps, { body: bodyOf(validInput({ password })) });
         expect((await users.findByEmail('alice@example.com'))?.passwordHash).toBe(`fake-hash:${password}`);
       });
 
@@ -314,7 +307,7 @@ describe('signUp', () => {
         const { deps } = setup();
         const password = 'é'.repeat(37);
         expect(new TextEncoder().encode(password)).toHaveLength(74);
-        const error = await rejection(signUp(deps, validInput({ password })));
+        const error = await rejection(signUp(deps, { body: bodyOf(validInput({ password })) }));
         expect(error.issues).toEqual([{ path: 'password', message: 'must be at most 72 bytes in UTF-8' }]);
       });
 
@@ -323,18 +316,18 @@ describe('signUp', () => {
         const password = '🔑'.repeat(19);
         expect(password).toHaveLength(38);
         expect(new TextEncoder().encode(password)).toHaveLength(76);
-        const error = await rejection(signUp(deps, validInput({ password })));
+        const error = await rejection(signUp(deps, { body: bodyOf(validInput({ password })) }));
         expect(error.issues).toEqual([{ path: 'password', message: 'must be at most 72 bytes in UTF-8' }]);
       });
 
       it('accepts 18 emoji (72 UTF-8 bytes)', async () => {
         const { deps } = setup();
-        await expect(signUp(deps, validInput({ password: '🔑'.repeat(18) }))).resolves.toBeDefined();
+        await expect(signUp(deps, { body: bodyOf(validInput({ password: '🔑'.repeat(18) })) })).resolves.toBeDefined();
       });
 
       it('takes the password exactly as sent (surrounding spaces included)', async () => {
         const { deps, users } = setup();
-        await signUp(deps, validInput({ password: '  spaced out  ' }));
+        await signUp(deps, { body: bodyOf(validInput({ password: '  spaced out  ' })) });
         expect((await users.findByEmail('alice@example.com'))?.passwordHash).toBe('fake-hash:  spaced out  ');
       });
     });
@@ -354,13 +347,13 @@ describe('signUp', () => {
         'alice@example.c',
       ])('refuses %j', async (email) => {
         const { deps } = setup();
-        const error = await rejection(signUp(deps, validInput({ email })));
+        const error = await rejection(signUp(deps, { body: bodyOf(validInput({ email })) }));
         expect(error.issues).toEqual([{ path: 'email', message: 'must be a valid e-mail address' }]);
       });
 
       it.each(['', '   ', '\t\n'])('refuses an e-mail that is empty once trimmed (%j)', async (email) => {
         const { deps } = setup();
-        const error = await rejection(signUp(deps, validInput({ email })));
+        const error = await rejection(signUp(deps, { body: bodyOf(validInput({ email })) }));
         expect(error.issues?.length).toBeGreaterThan(0);
         expect(error.issues?.every((i) => i.path === 'email')).toBe(true);
         expect(error.issues).toContainEqual({ path: 'email', message: 'is required' });
@@ -370,14 +363,14 @@ describe('signUp', () => {
         'refuses a non-string e-mail (%j)',
         async (email) => {
           const { deps } = setup();
-          const error = await rejection(signUp(deps, validInput({ email })));
+          const error = await rejection(signUp(deps, { body: bodyOf(validInput({ email })) }));
           expect(error.issues).toEqual([{ path: 'email', message: 'must be a string' }]);
         },
       );
 
       it('accepts plus-addressing and subdomains', async () => {
         const { deps } = setup();
-        const session = await signUp(deps, validInput({ email: 'Alice+Blog@Mail.Example.CO.UK' }));
+        const session = await signUp(deps, { body: bodyOf(validInput({ email: 'Alice+Blog@Mail.Example.CO.UK' })) });
         expect(session.user.email).toBe('alice+blog@mail.example.co.uk');
       });
     });
@@ -386,7 +379,7 @@ describe('signUp', () => {
       const { deps } = setup();
       const passwords = ['hunter2', 'Tr0ub4dor&3-'.repeat(7), 'é'.repeat(37), '🔑'.repeat(19)];
       for (const password of passwords) {
-        const error = await rejection(signUp(deps, { email: 'not-an-email', name: '', password }));
+        const error = await rejection(signUp(deps, { body: bodyOf({ email: 'not-an-email', name: '', password }) }));
         expect(error.issues?.some((i) => i.path === 'password')).toBe(true);
         const everything = `${error.message} ${String(error)} ${JSON.stringify(error)} ${JSON.stringify(error.issues)}`;
         expect(everything).not.toContain(password);

@@ -1,29 +1,15 @@
-import type { Clock } from '../shared/clock.js';
 import { DomainError, isDomainError } from '../shared/errors.js';
-import { parseInput } from '../shared/validation.js';
-import { giveBackAttempts, limitedKey, takeAttempts, type AttemptLimiter } from './attempt-limiter.js';
-import type { ClientContext } from './client-context.js';
-import type { PasswordHasher, TokenService, UserRepository } from './ports.js';
+import { parseInput, readBody } from '../shared/validation.js';
+import type { AccountDeps } from './account-deps.js';
+import { giveBackAttempts, limitedKey, takeAttempts } from './attempt-limiter.js';
 import { SignUpSchema } from './schemas.js';
-import { DEFAULT_SESSION_RULES, newSession, type SessionRules } from './session.js';
+import { DEFAULT_SESSION_RULES, newSession } from './session.js';
 import { signedIn } from './signed-in.js';
+import type { UseCaseRequest } from './use-case-request.js';
 import type { SignedIn } from './user.js';
 
-export interface SignUpDeps {
-  readonly users: UserRepository;
-  readonly hasher: PasswordHasher;
-  readonly tokens: TokenService;
-  readonly clock: Clock;
-  /** The abuse rule; without a limiter it is off. */
-  readonly signupLimits?: SignupLimits;
-  /** How long the first session may live; `DEFAULT_SESSION_RULES` when omitted. */
-  readonly sessionRules?: SessionRules;
-}
-
-/** Signups counted per client address. */
-export interface SignupLimits {
-  readonly perAddress?: AttemptLimiter;
-}
+/** What `signUp` reads: the body (`SignUpSchema`), and the client, whose address the signup limit counts. */
+export type SignUpRequest = Pick<UseCaseRequest, 'body' | 'client'>;
 
 /**
  * Creates an account, with its first session, and a token of it (docs/api.md, `POST /auth/signup`).
@@ -34,9 +20,12 @@ export interface SignupLimits {
  * the limit also bounds probing which e-mails exist); one that ends in a store or hasher
  * failure is taken back.
  */
-export async function signUp(deps: SignUpDeps, input: unknown, context: ClientContext = {}): Promise<SignedIn> {
-  const { email, name, password } = parseInput(SignUpSchema, input);
-  const taken = await takeAttempts([limitedKey(deps.signupLimits?.perAddress, context.clientAddress)]);
+export async function signUp(
+  deps: Pick<AccountDeps, 'users' | 'hasher' | 'tokens' | 'clock' | 'signupLimits' | 'sessionRules'>,
+  request: SignUpRequest,
+): Promise<SignedIn> {
+  const { email, name, password } = parseInput(SignUpSchema, await readBody(request.body));
+  const taken = await takeAttempts([limitedKey(deps.signupLimits?.perAddress, request.client?.clientAddress)]);
 
   try {
     if (await deps.users.findByEmail(email)) throw new DomainError('EmailAlreadyInUse');

@@ -1,7 +1,7 @@
 import { NO_CREDENTIALS, bearer } from './credentials.js';
 import { describe, expect, it, vi } from 'vitest';
 import { rejection } from '../test-support/rejection.js';
-import { ALICE, aliceSignedUp } from '../test-support/signed-up.js';
+import { ALICE, aliceSignedUp, bodyOf } from '../test-support/signed-up.js';
 import { authenticate } from './authenticate.js';
 import { createInMemoryAttemptLimiter } from './in-memory-attempt-limiter.js';
 import { logIn } from './log-in.js';
@@ -12,28 +12,28 @@ describe('updateAccount', () => {
   it('changes the name without the password, keeping every session', async () => {
     const { deps, users, clock, signedIn } = await aliceSignedUp();
     clock.advance(5);
-    const user = await updateAccount(deps, bearer(signedIn.token), { name: 'Alicia' });
+    const user = await updateAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({ name: 'Alicia' }) });
     expect(user).toStrictEqual({ ...signedIn.user, name: 'Alicia' });
     expect(await users.findById(user.id)).toMatchObject({ name: 'Alicia', updatedAt: clock.now() });
-    await authenticate(deps, bearer(signedIn.token));
+    await authenticate(deps, { credentials: bearer(signedIn.token) });
   });
 
   it('changes the e-mail, trimmed and lower-cased, with the current password; the old one is free', async () => {
     const { deps, signedIn } = await aliceSignedUp();
-    const user = await updateAccount(deps, bearer(signedIn.token), { email: ' Alicia@Example.ORG ', currentPassword: ALICE.password });
+    const user = await updateAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({ email: ' Alicia@Example.ORG ', currentPassword: ALICE.password }) });
     expect(user).toStrictEqual({ ...signedIn.user, email: 'alicia@example.org' });
-    expect((await logIn(deps, { email: 'alicia@example.org', password: ALICE.password })).user.id).toBe(user.id);
-    expect((await rejection(logIn(deps, ALICE))).code).toBe('InvalidCredentials');
-    await signUp(deps, ALICE);
+    expect((await logIn(deps, { body: bodyOf({ email: 'alicia@example.org', password: ALICE.password }) })).user.id).toBe(user.id);
+    expect((await rejection(logIn(deps, { body: bodyOf(ALICE) }))).code).toBe('InvalidCredentials');
+    await signUp(deps, { body: bodyOf(ALICE) });
   });
 
   it('needs the current password for a new e-mail: missing is a 400 issue at currentPassword, wrong is CurrentPasswordIncorrect', async () => {
     const { deps, users, signedIn } = await aliceSignedUp();
-    const missing = await rejection(updateAccount(deps, bearer(signedIn.token), { email: 'new@example.com', name: 'X' }));
+    const missing = await rejection(updateAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({ email: 'new@example.com', name: 'X' }) }));
     expect(missing.issues).toEqual([{ path: 'currentPassword', message: 'is required to change the e-mail' }]);
-    const both = await rejection(updateAccount(deps, bearer(signedIn.token), { email: 'not-an-email', name: '' }));
+    const both = await rejection(updateAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({ email: 'not-an-email', name: '' }) }));
     expect(both.issues?.map((issue) => issue.path)).toEqual(['name', 'email', 'currentPassword']);
-    const wrong = await rejection(updateAccount(deps, bearer(signedIn.token), { email: 'new@example.com', currentPassword: 'nope' }));
+    const wrong = await rejection(updateAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({ email: 'new@example.com', currentPassword: 'nope' }) }));
     expect(wrong.code).toBe('CurrentPasswordIncorrect');
     expect(await users.findById(signedIn.user.id)).toMatchObject({ email: ALICE.email, name: ALICE.name });
   });
@@ -41,32 +41,44 @@ describe('updateAccount', () => {
   it('counts a wrong current password against the login limits of the account\'s e-mail', async () => {
     const { deps, clock, signedIn } = await aliceSignedUp();
     const limited = { ...deps, loginLimits: { failuresPerEmail: createInMemoryAttemptLimiter({ max: 1, windowSeconds: 60, clock }) } };
-    await rejection(updateAccount(limited, bearer(signedIn.token), { email: 'new@example.com', currentPassword: 'nope' }));
-    expect((await rejection(updateAccount(limited, bearer(signedIn.token), { email: 'new@example.com', currentPassword: ALICE.password }))).code).toBe(
+    await rejection(updateAccount(limited, { credentials: bearer(signedIn.token), body: bodyOf({ email: 'new@example.com', currentPassword: 'nope' }) }));
+    expect((await rejection(updateAccount(limited, { credentials: bearer(signedIn.token), body: bodyOf({ email: 'new@example.com', currentPassword: ALICE.password }) }))).code).toBe(
       'TooManyAttempts',
     );
   });
 
   it('refuses an e-mail another account has with EmailAlreadyInUse, changing nothing', async () => {
     const { deps, users, signedIn } = await aliceSignedUp();
-    await signUp(deps, { ...ALICE, email: 'bob@example.com' });
-    const error = await rejection(updateAccount(deps, bearer(signedIn.token), { name: 'Mallory', email: 'BOB@example.com', currentPassword: ALICE.password }));
+    await signUp(deps, { body: bodyOf({ ...ALICE, email: 'bob@example.com' }) });
+    const error = await rejection(updateAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({ name: 'Mallory', email: 'BOB@example.com', currentPassword: ALICE.password }) }));
     expect(error.code).toBe('EmailAlreadyInUse');
     expect(await users.findById(signedIn.user.id)).toMatchObject({ email: ALICE.email, name: ALICE.name });
   });
 
-  it('takes {} as valid and ignores unknown fields; never takes id, passwordHash or times', async () => {
+  it.each([{}, { password: 'x' }, { currentPassword: ALICE.password }, { id: 'x', passwordHash: 'fake-hash:owned', createdAt: 1, role: 'admin' }])(
+    'refuses a body that names neither name nor email (%j), saying what to send, and changes nothing',
+    async (body) => {
+      const { deps, users, signedIn } = await aliceSignedUp();
+      const before = await users.findById(signedIn.user.id);
+      const error = await rejection(updateAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf(body) }));
+      expect([error.code, error.issues]).toEqual(['ValidationFailed', [{ path: '', message: 'must include name or email' }]]);
+      expect(await users.findById(signedIn.user.id)).toStrictEqual(before);
+    },
+  );
+
+  it('ignores unknown fields beside a name; never takes id, passwordHash or times', async () => {
     const { deps, users, signedIn } = await aliceSignedUp();
     const before = await users.findById(signedIn.user.id);
-    expect(await updateAccount(deps, bearer(signedIn.token), {})).toStrictEqual(signedIn.user);
-    await updateAccount(deps, bearer(signedIn.token), { id: 'x', passwordHash: 'fake-hash:owned', createdAt: 1, role: 'admin' });
-    expect(await users.findById(signedIn.user.id)).toStrictEqual(before);
+    const body = { name: 'Alice', id: 'x', passwordHash: 'fake-hash:owned', createdAt: 1, role: 'admin' };
+    expect(await updateAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf(body) })).toStrictEqual(signedIn.user);
+    const after = await users.findById(signedIn.user.id);
+    expect({ ...after, updatedAt: before?.updatedAt }).toStrictEqual(before);
   });
 
   it('checks the token before it reads the body', async () => {
     const { deps } = await aliceSignedUp();
-    const readBody = vi.fn(() => ({ name: 'X' }));
-    expect((await rejection(updateAccount(deps, NO_CREDENTIALS, readBody))).code).toBe('MissingAuthorization');
+    const readBody = vi.fn(async () => ({ name: 'X' }));
+    expect((await rejection(updateAccount(deps, { credentials: NO_CREDENTIALS, body: readBody }))).code).toBe('MissingAuthorization');
     expect(readBody).not.toHaveBeenCalled();
   });
 });

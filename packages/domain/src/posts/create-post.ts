@@ -1,23 +1,21 @@
-import { authenticate, stillAuthenticated, type AuthenticateDeps } from '../accounts/authenticate.js';
+import { authenticate, stillAuthenticated } from '../accounts/authenticate.js';
 import { callerOf, type Caller } from '../accounts/caller.js';
+import { NO_CREDENTIALS } from '../accounts/credentials.js';
 import type { TokenClaims } from '../accounts/ports.js';
-import { NO_CREDENTIALS, type Credentials } from '../accounts/credentials.js';
-import type { Clock } from '../shared/clock.js';
-import { parseInput, readInput } from '../shared/validation.js';
+import type { UseCaseRequest } from '../accounts/use-case-request.js';
+import { parseInput, readBody } from '../shared/validation.js';
 import type { Post } from './post.js';
-import { openPostAccess, type PostAccessPolicy } from './post-access.js';
-import type { PostRepository } from './ports.js';
+import type { UseCaseDeps } from './use-case-deps.js';
 
-export interface CreatePostDeps extends AuthenticateDeps {
-  readonly posts: PostRepository;
-  readonly clock: Clock;
-  /** Who may create posts, and whose they are; the open contract when omitted. */
-  readonly postAccess?: PostAccessPolicy;
-}
+/** What `createPost` reads: the credentials (checked where the policy says so), then the body (the policy's `newPostSchema`). */
+export type CreatePostRequest = Pick<UseCaseRequest, 'credentials' | 'body'>;
+
+/** What `createPost` touches. */
+type CreatePostDeps = Pick<UseCaseDeps, 'users' | 'tokens' | 'clock' | 'posts' | 'postAccess'>;
 
 /**
- * Stores a new post (docs/api.md, `POST /posts`). The writer is settled before the body is read
- * (`input` is the body, or a function that reads it), then the body is validated by the policy's
+ * Stores a new post (docs/api.md, `POST /posts`). The writer is settled before the body is read,
+ * then the body is validated by the policy's
  * rules for a new post, and the policy names the author. The id and both timestamps are assigned
  * here, never taken from the input.
  *
@@ -27,12 +25,12 @@ export interface CreatePostDeps extends AuthenticateDeps {
  * so no post outlives its author's account: a deletion that starts after this check finds the post
  * and deletes it, and one that started before it fails the check.
  */
-export async function createPost(deps: CreatePostDeps, input: unknown, credentials: Credentials = NO_CREDENTIALS): Promise<Post> {
-  const access = deps.postAccess ?? openPostAccess;
-  const known = access.writer(credentials);
-  const signedIn = known === null ? await authenticate(deps, credentials) : null;
+export async function createPost(deps: Pick<UseCaseDeps, 'users' | 'tokens' | 'clock' | 'posts' | 'postAccess'>, request: CreatePostRequest): Promise<Post> {
+  const access = deps.postAccess;
+  const known = access.writer(request.credentials ?? NO_CREDENTIALS);
+  const signedIn = known === null ? await authenticate(deps, request) : null;
   const writer = signedIn ? callerOf(signedIn) : (known as Caller);
-  const { title, body, authorId, published } = parseInput(access.newPostSchema, await readInput(input));
+  const { title, body, authorId, published } = parseInput(access.newPostSchema, await readBody(request.body));
   const now = deps.clock.now();
   const post = await deps.posts.insert({ title, body, authorId: access.authorOf(writer, authorId), published, createdAt: now, updatedAt: now });
   if (signedIn) await stillSignedIn(deps, signedIn.token, post);

@@ -1,34 +1,27 @@
-import type { AuthenticateDeps } from '../accounts/authenticate.js';
 import { authenticateCaller } from '../accounts/caller.js';
-import { NO_CREDENTIALS, type Credentials } from '../accounts/credentials.js';
+import { NO_CREDENTIALS } from '../accounts/credentials.js';
+import type { UseCaseRequest } from '../accounts/use-case-request.js';
 import { parseInput } from '../shared/validation.js';
 import type { PostPage } from './post.js';
-import { openPostAccess, type PostAccessPolicy } from './post-access.js';
 import { postPage } from './post-page.js';
-import type { PostRepository } from './ports.js';
 import { ListPostsQuerySchema } from './schemas.js';
+import type { UseCaseDeps } from './use-case-deps.js';
 
-export interface ListPublishedPostsDeps extends AuthenticateDeps {
-  readonly posts: PostRepository;
-  /** The access policy: the list is the same under every one, but credentials sent must be valid under owner access. */
-  readonly postAccess?: PostAccessPolicy;
-}
+/** What `listPublishedPosts` reads: the credentials (checked where the policy says so), and the query (`ListPostsQuerySchema`). */
+export type ListPublishedPostsRequest = Pick<UseCaseRequest, 'credentials' | 'query'>;
 
 /**
- * One page of published posts, newest first (docs/api.md, `GET /posts`), for anyone.
- * `query` holds the raw query values: a string each, or an array when a name was repeated.
+ * One page of published posts, newest first (docs/api.md, `GET /posts`), for anyone: the list is
+ * the same under every policy, but credentials that the policy checks must pass.
  */
 export async function listPublishedPosts(
-  deps: ListPublishedPostsDeps,
-  query: unknown,
-  credentials: Credentials = NO_CREDENTIALS,
+  deps: Pick<UseCaseDeps, 'users' | 'tokens' | 'clock' | 'posts' | 'postAccess'>,
+  request: ListPublishedPostsRequest,
 ): Promise<PostPage> {
-  const access = deps.postAccess ?? openPostAccess;
-  // The list is the same for every reader, but credentials that must be checked must pass.
-  if (access.reader(credentials) === null) await authenticateCaller(deps, credentials);
+  if (deps.postAccess.reader(request.credentials ?? NO_CREDENTIALS) === null) await authenticateCaller(deps, request);
   const { posts } = deps;
   return postPage(
     { slice: (offset, limit) => posts.listPublished(offset, limit), count: () => posts.countPublished() },
-    parseInput(ListPostsQuerySchema, query),
+    parseInput(ListPostsQuerySchema, request.query === undefined ? {} : request.query),
   );
 }

@@ -8,18 +8,23 @@ import { CreateOwnPostSchema, CreatePostSchema } from './schemas.js';
 export const POST_ACCESS_MODES = ['open', 'owner'] as const;
 export type PostAccessMode = (typeof POST_ACCESS_MODES)[number];
 
+/** The post use cases, by name: which of them exist is the access policy's to say (`offers`). */
+export const POST_USE_CASES = ['listPublishedPosts', 'getPost', 'createPost', 'updatePost', 'deletePost', 'listOwnPosts'] as const;
+export type PostUseCase = (typeof POST_USE_CASES)[number];
+
 /**
- * Who may read and write which posts: every such rule, and nothing else, in one place. The post
- * use cases ask their policy at each step, in the order the rules come: who reads or writes,
- * whether the post exists for them, whether they may change it, and whose a new post is.
+ * Who may read, write and list which posts: every such rule, and nothing else, in one place. The
+ * post use cases ask their policy at each step, in the order the rules come: whether it offers
+ * them at all, who reads or writes, whether the post exists for them, whether they may change it,
+ * and whose a new post is.
  */
 export interface PostAccessPolicy {
   readonly mode: PostAccessMode;
   /**
-   * Whether posts belong to their authors, so that a caller has posts of their own: where they do,
-   * `GET /me/posts` lists them.
+   * Whether the use case exists under this policy. `listOwnPosts` needs posts that belong to their
+   * authors: where they do not, it is not offered, and answers `NotOffered`.
    */
-  readonly postsHaveOwners: boolean;
+  offers(useCase: PostUseCase): boolean;
   /**
    * Who reads, when the policy can tell from the credentials alone; null when they must be checked
    * first (by the `GET /me` rules), since credentials that are sent must be valid.
@@ -39,11 +44,12 @@ export interface PostAccessPolicy {
 
 /**
  * The contract as written: anyone reads any post, drafts included, and changes or deletes any
- * post; a new post's author is the `authorId` of its body. Credentials are never looked at.
+ * post; a new post's author is the `authorId` of its body. Credentials are never looked at. Posts
+ * have no owners, so nobody has posts of their own: `listOwnPosts` is not offered.
  */
 export const openPostAccess: PostAccessPolicy = {
   mode: 'open',
-  postsHaveOwners: false,
+  offers: (useCase) => useCase !== 'listOwnPosts',
   reader: () => ANONYMOUS,
   writer: () => ANONYMOUS,
   visible: (_reader, post) => found(post),
@@ -60,11 +66,12 @@ export const openPostAccess: PostAccessPolicy = {
  * Posts belong to their authors: writing needs a signed-in caller (checked before the post or the
  * body is looked at), a draft exists for its author only, only the author changes or deletes a
  * post, and a new post's author is the caller, who may leave `authorId` out but may not name anyone
- * else. Credentials that are sent are checked on every request, reads included.
+ * else. Credentials that are sent are checked on every request, reads included. Every signed-in
+ * caller lists their own posts, drafts included (`listOwnPosts`).
  */
 export const ownerPostAccess: PostAccessPolicy = {
   mode: 'owner',
-  postsHaveOwners: true,
+  offers: () => true,
   reader: (credentials) => (credentials.scheme === 'none' ? ANONYMOUS : null),
   writer(credentials) {
     if (credentials.scheme === 'none') throw new DomainError('MissingAuthorization');

@@ -1,40 +1,31 @@
-import type { AuthenticateDeps } from '../accounts/authenticate.js';
 import { authenticateCaller } from '../accounts/caller.js';
-import { NO_CREDENTIALS, type Credentials } from '../accounts/credentials.js';
-import type { Clock } from '../shared/clock.js';
+import { NO_CREDENTIALS } from '../accounts/credentials.js';
+import type { UseCaseRequest } from '../accounts/use-case-request.js';
 import { DomainError } from '../shared/errors.js';
-import { parseInput, readInput } from '../shared/validation.js';
+import { parseInput, readBody } from '../shared/validation.js';
 import type { Post } from './post.js';
-import { openPostAccess, type PostAccessPolicy } from './post-access.js';
-import type { PostRepository } from './ports.js';
 import { UpdatePostSchema } from './schemas.js';
+import type { UseCaseDeps } from './use-case-deps.js';
 
-export interface UpdatePostDeps extends AuthenticateDeps {
-  readonly posts: PostRepository;
-  readonly clock: Clock;
-  /** Who may change which posts; the open contract when omitted. */
-  readonly postAccess?: PostAccessPolicy;
-}
+/** What `updatePost` reads: the credentials (checked where the policy says so), the post's id, then the body (`UpdatePostSchema`). */
+export type UpdatePostRequest = Pick<UseCaseRequest, 'credentials' | 'postId' | 'body'>;
 
 /**
  * Partially updates a post (docs/api.md, `PATCH /posts/{id}`). The writer, then the post (it
- * must exist for them and be theirs to change) come first; only then is the input read and
- * validated: `input` is the body or a function that reads it, so a caller can defer parsing
- * until then. Only title, body and published are applied; authorId is validated but never
+ * must exist for them and be theirs to change) come first; only then is the body read and
+ * validated. Only title, body and published are applied; authorId is validated but never
  * changes. `updatedAt` never moves backwards, even if the clock does. `{}` still saves.
  */
 export async function updatePost(
-  deps: UpdatePostDeps,
-  id: string,
-  input: unknown,
-  credentials: Credentials = NO_CREDENTIALS,
+  deps: Pick<UseCaseDeps, 'users' | 'tokens' | 'clock' | 'posts' | 'postAccess'>,
+  request: UpdatePostRequest,
 ): Promise<Post> {
-  const access = deps.postAccess ?? openPostAccess;
-  const writer = access.writer(credentials) ?? (await authenticateCaller(deps, credentials));
-  const existing = access.changeable(writer, await deps.posts.findById(id));
+  const { postAccess: access, posts } = deps;
+  const writer = access.writer(request.credentials ?? NO_CREDENTIALS) ?? (await authenticateCaller(deps, request));
+  const existing = access.changeable(writer, await posts.findById(request.postId));
 
-  const { title, body, published } = parseInput(UpdatePostSchema, await readInput(input));
-  const saved = await deps.posts.update(id, {
+  const { title, body, published } = parseInput(UpdatePostSchema, await readBody(request.body));
+  const saved = await posts.update(request.postId, {
     ...(title !== undefined && { title }),
     ...(body !== undefined && { body }),
     ...(published !== undefined && { published }),

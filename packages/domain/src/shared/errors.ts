@@ -5,31 +5,50 @@ export interface ValidationIssue {
 }
 
 /**
- * Every failure a use case or a port can report, with the message the spec gives it.
- * The set is closed: the HTTP adapter maps each code to exactly one status.
+ * Every failure a use case or a port can report. The set is closed: an adapter that answers
+ * clients (the HTTP adapter) gives each code its one answer and its wording; the domain only says
+ * what happened, with the facts that go with it.
  */
-export const domainErrorMessages = {
-  ValidationFailed: 'Validation failed',
-  EmailAlreadyInUse: 'Email already in use',
-  InvalidCredentials: 'Invalid email or password',
-  MissingAuthorization: 'Missing authorization header',
-  InvalidToken: 'Invalid token',
-  UserNoLongerExists: 'User no longer exists',
-  PostNotFound: 'Post not found',
-  SessionNotFound: 'Session not found',
-  CurrentPasswordIncorrect: 'Current password is incorrect',
-  AuthorIdNotYours: 'authorId must be your own user id',
-  NotTheAuthor: 'Only the author can change this post',
-  StoreUnavailable: 'Service unavailable',
-  TooManyAttempts: 'Too many attempts, try again later',
-  ServerBusy: 'Server busy, try again',
-} as const;
+export const DOMAIN_ERROR_CODES = [
+  /** The input broke its rules: `issues` says how. */
+  'ValidationFailed',
+  /** Another account has that e-mail. */
+  'EmailAlreadyInUse',
+  /** A login's e-mail is unknown or its password wrong (the two are not told apart). */
+  'InvalidCredentials',
+  /** The request presented no bearer token where one is needed. */
+  'MissingAuthorization',
+  /** The token fails verification, or its session ended or expired. */
+  'InvalidToken',
+  /** The token verifies, but the account it names is gone (or being deleted). */
+  'UserNoLongerExists',
+  /** No post has that id, or the caller may not see it. */
+  'PostNotFound',
+  /** No live session of the caller's account has that id. */
+  'SessionNotFound',
+  /** The current password given for a change is wrong. */
+  'CurrentPasswordIncorrect',
+  /** A new post names another user as its author. */
+  'AuthorIdNotYours',
+  /** The caller may see the post but not change or delete it. */
+  'NotTheAuthor',
+  /** The use case is not offered under the deps it was given (`isOffered`). */
+  'NotOffered',
+  /** The store cannot be reached. */
+  'StoreUnavailable',
+  /** Past an abuse limit: `retryAfterSeconds` says when trying again can succeed. */
+  'TooManyAttempts',
+  /** A bounded resource (the password hashing queue) is full: `retryAfterSeconds` says when to try again. */
+  'ServerBusy',
+] as const;
 
-export type DomainErrorCode = keyof typeof domainErrorMessages;
+/** One of `DOMAIN_ERROR_CODES`. */
+export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 
 /**
- * A failure the spec names. `issues` is set, and never empty, exactly when the code is
- * `ValidationFailed`; `retryAfterSeconds` tells a refused client when trying again can succeed.
+ * A failure of the closed set, with its facts: `issues` is set, and never empty, exactly when the
+ * code is `ValidationFailed`; `retryAfterSeconds` tells a refused caller when trying again can
+ * succeed. Its `message` is the code: the words a client reads belong to the adapter that answers it.
  */
 export class DomainError extends Error {
   override readonly name = 'DomainError';
@@ -40,7 +59,7 @@ export class DomainError extends Error {
     readonly issues?: readonly ValidationIssue[],
     options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
-    super(domainErrorMessages[code], options);
+    super(code, options);
     if (options?.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }

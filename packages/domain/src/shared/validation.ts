@@ -19,11 +19,16 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown)
 }
 
 /**
- * The input itself, or what a function that reads it returns: a caller can defer reading (and
- * refusing) a body until the rules that come before it have passed.
+ * How a use case reads its request's body: called once, when its rules reach the body (after the
+ * credentials, after a post's existence), so a caller that reads it from a client refuses a bad
+ * body only when nothing before it has refused the request. A failure to read it (the body too
+ * large, not JSON) is the caller's own error, passed through.
  */
-export async function readInput(input: unknown): Promise<unknown> {
-  return typeof input === 'function' ? (input as () => unknown)() : input;
+export type ReadBody = () => Promise<unknown>;
+
+/** The request's body, read now; a request without one is an empty object, so validation names what is required. */
+export function readBody(body: ReadBody | undefined): Promise<unknown> {
+  return body === undefined ? Promise.resolve({}) : body();
 }
 
 /**

@@ -1,0 +1,28 @@
+import type { Clock } from '../shared/clock.js';
+import type { LoginLimits, SignupLimits } from './attempt-limiter.js';
+import type { AuthoredPosts, PasswordHasher, TokenService, UserRepository } from './ports.js';
+import type { SessionRules } from './session.js';
+
+/**
+ * The ports, limits and rules the account use cases take: the accounts' part of `UseCaseDeps`,
+ * declared here so that the account use cases name their needs without knowing of posts. Each
+ * use case takes a `Pick` of exactly what it touches.
+ */
+export interface AccountDeps {
+  /** Accounts and their sessions. */
+  readonly users: UserRepository;
+  /** Hashes new passwords and checks given ones (a slow hash such as bcrypt). */
+  readonly hasher: PasswordHasher;
+  /** Issues and verifies signed tokens. */
+  readonly tokens: TokenService;
+  /** The time of every check and every stored timestamp. */
+  readonly clock: Clock;
+  /** The posts an account is the author of, deleted with it (`deleteAccount`). */
+  readonly posts: AuthoredPosts;
+  /** The brute-force rules of login and of the current password; a rule without a limiter is off, and so are all when omitted. */
+  readonly loginLimits?: LoginLimits;
+  /** The abuse rule of signup; off when omitted. */
+  readonly signupLimits?: SignupLimits;
+  /** How many sessions an account keeps and how long one may live; `DEFAULT_SESSION_RULES` when omitted. */
+  readonly sessionRules?: SessionRules;
+}
