@@ -30,10 +30,7 @@ export const healthRoutes = RouteTable.empty()
       responses: {
         '200': json('The database answers and the process is not stopping.', ref('Health'), { example: { status: 'ok' } }),
         '503': json('The database does not answer (`unavailable`), or the process is stopping (`stopping`).', ref('Health'), {
-          examples: {
-            unavailable: { summary: 'The database does not answer', value: { status: 'unavailable' } },
-            stopping: { summary: 'The process is stopping', value: { status: 'stopping' } },
-          },
+          example: { status: 'unavailable' },
         }),
       },
     }),
