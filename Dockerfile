@@ -1,8 +1,10 @@
-# inkwell's production image: built from the lockfile, runs the compiled server as a non-root user.
-FROM node:20-bookworm-slim AS build
+# inkwell's production image: built from the lockfile, runs the compiled server as a non-root user,
+# on the Node.js release the workspace pins (pnpm-workspace.yaml's nodeVersion).
+FROM node:26.10.0-bookworm-slim AS build
 WORKDIR /app
 RUN npm install -g pnpm@10.34.8
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json tsconfig.base.json ./
+COPY .ci/check-node.mjs .ci/
 COPY packages/domain/package.json packages/domain/
 COPY packages/adapters-mongo/package.json packages/adapters-mongo/
 COPY packages/adapters-http/package.json packages/adapters-http/
@@ -11,7 +13,7 @@ RUN pnpm install --frozen-lockfile
 COPY packages packages
 RUN pnpm build && pnpm --filter @inkwell/app deploy --prod --legacy /deploy
 
-FROM node:20-bookworm-slim
+FROM node:26.10.0-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /deploy ./

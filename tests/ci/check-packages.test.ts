@@ -21,7 +21,7 @@ const goodManifest = (): Manifest => ({
   license: 'MIT',
   type: 'module',
   sideEffects: false,
-  engines: { node: '>=20.19.0' },
+  engines: { node: '>=22.12.0' },
   exports: {
     '.': { types: './dist/index.d.ts', default: './dist/index.js' },
     './testing': { types: './dist/testing.d.ts', default: './dist/testing.js' },

@@ -1,6 +1,6 @@
 // .ci/summarize.mjs, the closing line of CI, run as CI runs it on vitest JSON reports shaped as
-// vitest 4 writes them (taken from real reports of small test files: a test failing three
-// describes deep, a file whose import fails, a beforeAll that throws).
+// vitest 5 writes them (taken from real reports of small test files: a test failing three
+// describes deep, a file whose import fails, a beforeAll that throws), one report per Node.js line.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,13 +22,39 @@ const file = (name: string, status: 'passed' | 'failed', tests: Array<[string, T
   assertionResults: tests.map(([fullName, testStatus]) => ({ fullName, status: testStatus, title: fullName.split(' ').pop() })),
 });
 
-/** Runs summarize.mjs on `report` with vitest's exit status; returns its last line and exit code. */
-function run(report: unknown, vitestStatus = '1'): { line: string; code: number | null } {
+/** Writes `report` where summarize.mjs can read it: its path. */
+function saved(report: unknown): string {
   const path = join(dir, `${Math.random().toString(16).slice(2)}.json`);
   writeFileSync(path, JSON.stringify(report));
-  const result = spawnSync(process.execPath, [summarize, path, vitestStatus], { encoding: 'utf8' });
-  return { line: result.stdout.trim().split('\n').pop() ?? '', code: result.status };
+  return path;
 }
+
+/** Runs summarize.mjs on runs of [label, report path, vitest's exit status]: its output's lines and exit code. */
+function summarizeRuns(runs: ReadonlyArray<readonly [string, string, string]>): { lines: string[]; code: number | null } {
+  const result = spawnSync(process.execPath, [summarize, ...runs.flat()], { encoding: 'utf8' });
+  return { lines: result.stdout.trim().split('\n'), code: result.status };
+}
+
+/** Runs summarize.mjs on one run's `report` with vitest's exit status; returns its last line and exit code. */
+function run(report: unknown, vitestStatus = '1'): { line: string; code: number | null } {
+  const { lines, code } = summarizeRuns([['node v26.10.0', saved(report), vitestStatus]]);
+  return { line: lines.at(-1) ?? '', code };
+}
+
+/** A green report of `passed` passing tests and `skipped` skipped ones. */
+const green = (passed: number, skipped = 0) => ({
+  numPassedTests: passed,
+  numFailedTests: 0,
+  numPendingTests: skipped,
+  numTodoTests: 0,
+  success: true,
+  testResults: [
+    file('a.test.ts', 'passed', [
+      ...Array.from({ length: passed }, (_, i): [string, TestStatus] => [`a passes ${i}`, 'passed']),
+      ...Array.from({ length: skipped }, (_, i): [string, TestStatus] => [`a skipped ${i}`, 'skipped']),
+    ]),
+  ],
+});
 
 describe('.ci/summarize.mjs', () => {
   it('counts a failed test once, however many describes enclose it', () => {
@@ -124,9 +150,51 @@ describe('.ci/summarize.mjs', () => {
   });
 
   it('fails a run that vitest failed even when the report shows no failure, and a missing report', () => {
-    const green = { numPassedTests: 1, numFailedTests: 0, numFailedTestSuites: 0, success: true, testResults: [file('a.test.ts', 'passed', [['a passes', 'passed']])] };
-    expect(run(green, '1')).toEqual({ line: '1 passed, 1 failed, 0 skipped', code: 1 });
-    const missing = spawnSync(process.execPath, [summarize, join(dir, 'none.json'), '1'], { encoding: 'utf8' });
-    expect({ line: missing.stdout.trim().split('\n').pop(), code: missing.status }).toEqual({ line: '0 passed, 1 failed', code: 1 });
+    expect(run(green(1), '1')).toEqual({ line: '1 passed, 1 failed, 0 skipped', code: 1 });
+    const missing = summarizeRuns([['node v26.10.0', join(dir, 'none.json'), '1']]);
+    expect({ line: missing.lines.at(-1), code: missing.code }).toEqual({ line: '0 passed, 1 failed, 0 skipped', code: 1 });
+    expect(missing.lines[0]).toMatch(/^node v26\.10\.0: no vitest JSON report at /);
+  });
+
+  it('fails a run that passed no test', () => {
+    expect(run(green(0), '0')).toEqual({ line: '0 passed, 1 failed, 0 skipped', code: 1 });
+  });
+
+  it('adds up the runs of every Node.js line into one closing line, after one line per run', () => {
+    const { lines, code } = summarizeRuns([
+      ['node v22.23.3', saved(green(3, 1)), '0'],
+      ['node v24.21.0', saved(green(3, 1)), '0'],
+      ['node v26.10.0', saved(green(3, 1)), '0'],
+    ]);
+    expect(code).toBe(0);
+    expect(lines.at(-1)).toBe('9 passed, 0 failed, 3 skipped');
+    expect(lines.filter((line) => /^\d+ passed, \d+ failed/.test(line))).toHaveLength(1);
+    expect(lines.slice(0, -1).map((line) => line.split(':')[0])).toEqual(['node v22.23.3', 'node v24.21.0', 'node v26.10.0']);
+  });
+
+  it('fails the whole when one line fails, and names the Node.js it failed on', () => {
+    const failing = {
+      ...green(1),
+      numFailedTests: 1,
+      success: false,
+      testResults: [file('http.test.ts', 'failed', [['parses a header', 'failed'], ['a passes', 'passed']])],
+    };
+    const missing = join(dir, 'none.json');
+    const { lines, code } = summarizeRuns([
+      ['node v22.23.3', saved(green(2)), '0'],
+      ['node v24.21.0', saved(failing), '1'],
+      ['node v26.10.0', missing, '1'],
+    ]);
+    expect(code).toBe(1);
+    expect(lines.at(-1)).toBe('3 passed, 2 failed, 0 skipped');
+    expect(lines).toContain('FAILED on node v24.21.0: /repo/tests/http.test.ts');
+    expect(lines).toContain('  - parses a header');
+    expect(lines.some((line) => line.startsWith(`node v26.10.0: no vitest JSON report at ${missing}`))).toBe(true);
+    expect(lines.some((line) => line.includes('node v22.23.3') && line.includes('FAILED'))).toBe(false);
+  });
+
+  it('refuses arguments that are not label, report and status triples', () => {
+    const result = spawnSync(process.execPath, [summarize, saved(green(1)), '0'], { encoding: 'utf8' });
+    expect({ line: result.stdout.trim().split('\n').at(-1), code: result.status }).toEqual({ line: '0 passed, 1 failed', code: 1 });
   });
 });

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEVELOPMENT_JWT_SECRET, readConfig, type Config } from './config.js';
+import { ConfigError, DEVELOPMENT_JWT_SECRET, readConfig, SETTING_NAMES, type Config } from './config.js';
 
 const PRODUCTION_SECRET = 'p'.repeat(32);
 
@@ -252,5 +253,13 @@ describe('readConfig', () => {
       const config = readConfig({});
       expect(config.warnings.join(' ')).not.toContain(DEVELOPMENT_JWT_SECRET);
     });
+  });
+});
+
+describe('docs/configuration.md', () => {
+  it('has one row for every setting the configuration reads, and none for a setting it does not', () => {
+    const doc = readFileSync(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
+    const documented = [...doc.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((match) => match[1]);
+    expect([...documented].sort()).toStrictEqual([...SETTING_NAMES].sort());
   });
 });

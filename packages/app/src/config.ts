@@ -139,6 +139,9 @@ const EnvSchema = v.object({
   SHUTDOWN_DRAIN_SECONDS: wholeNumber('SHUTDOWN_DRAIN_SECONDS', 5),
 });
 
+/** Every environment variable the configuration reads; docs/configuration.md has a row for each. */
+export const SETTING_NAMES: readonly string[] = Object.keys(EnvSchema.entries);
+
 /**
  * Reads and validates the configuration. Empty variables count as unset. Throws a
  * `ConfigError` naming the first problem; in production also when the JWT secret is

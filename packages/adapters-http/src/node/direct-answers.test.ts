@@ -36,6 +36,24 @@ interface Answer {
   readonly body: Buffer;
 }
 
+/** The data of a whole chunked body (RFC 9112 §7.1), without its framing; throws at anything else. */
+function dechunked(framed: string): string {
+  let data = '';
+  for (let rest = framed; ; ) {
+    const size = /^([0-9a-f]+)\r\n/i.exec(rest);
+    if (!size) throw new Error(`not a chunk: ${JSON.stringify(rest)}`);
+    const length = Number.parseInt(size[1] as string, 16);
+    const start = size[0].length;
+    if (rest.slice(start + length, start + length + 2) !== '\r\n') throw new Error(`a chunk without its CRLF: ${JSON.stringify(rest)}`);
+    if (length === 0) {
+      if (rest.length !== start + 2) throw new Error(`bytes after the last chunk: ${JSON.stringify(rest)}`);
+      return data;
+    }
+    data += rest.slice(start, start + length);
+    rest = rest.slice(start + length + 2);
+  }
+}
+
 /** One request on a connection of its own, and the answer exactly as it came. */
 function exchange(url: string, method: string, path: string): Promise<Answer> {
   const { hostname, port } = new URL(url);
@@ -124,7 +142,8 @@ describe('answers written directly to Node', () => {
     const answer = await exchange(direct.url, 'GET', '/stream');
     expect(answer.status).toBe(200);
     expect(header(answer, 'transfer-encoding')).toStrictEqual(['chunked']);
-    expect(answer.body.toString('utf8')).toBe('9\r\nstreamed \r\n4\r\nbody\r\n0\r\n\r\n');
+    // Where the chunks are cut is Node's choice (Node 26 sends the stream's two reads as one chunk).
+    expect(dechunked(answer.body.toString('utf8'))).toBe('streamed body');
     expect(header(answer, 'x-after')).toStrictEqual(['set after the route']);
   });
 
