@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SERVER_TIMEOUTS, type LingerBounds, type ServerTimeouts } from '@inkwell/adapters-http';
 import { createInkwell, readConfig, startServer, type Inkwell, type RestartPolicy, type RunningServer, type Store } from '@inkwell/app';
@@ -74,6 +75,11 @@ export interface InChildOptions {
   readonly timeouts?: Partial<ServerTimeouts>;
   /** A `WEB_CONCURRENCY` cluster's restart policy instead of production's (support/cluster-child.ts). */
   readonly restartPolicy?: RestartPolicy;
+  /**
+   * The process's scheduling priority (`os.setPriority`, 19 the lowest), which the workers it
+   * forks inherit: a test that wedges it at 100% CPU leaves the other test files their cores.
+   */
+  readonly priority?: number;
 }
 
 /** Any way to start an inkwell under test. */
@@ -223,7 +229,7 @@ function storeEnv(store: ChildStore | undefined): Record<string, string> {
   return store.database === undefined ? { DB_URL: store.url } : { DB_URL: store.url, DB_DATABASE: store.database };
 }
 
-function spawnChild({ store, env = {}, timeouts, restartPolicy }: InChildOptions): ChildRun {
+function spawnChild({ store, env = {}, timeouts, restartPolicy, priority }: InChildOptions): ChildRun {
   const timed = timeouts === undefined ? {} : { INKWELL_TEST_TIMEOUTS: JSON.stringify(timeouts) };
   const restarts = restartPolicy === undefined ? {} : { INKWELL_TEST_RESTART_POLICY: JSON.stringify(restartPolicy) };
   const module = timeouts !== undefined ? timedModule : restartPolicy !== undefined ? restartPolicyModule : mainModule;
@@ -232,6 +238,8 @@ function spawnChild({ store, env = {}, timeouts, restartPolicy }: InChildOptions
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...env, ...timed, ...restarts },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Before the process has loaded anything, so before a cluster's primary forks.
+  if (priority !== undefined && child.pid !== undefined) setPriority(child.pid, priority);
   const lines: string[] = [];
   const waiters = new Set<() => void>();
   const collect = (stream: NodeJS.ReadableStream) => {
