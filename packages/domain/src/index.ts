@@ -14,7 +14,7 @@ export { isOffered, type AccountUseCase, type UseCaseName } from './use-cases.js
 // Errors and validation
 export { DOMAIN_ERROR_CODES, DomainError, isDomainError } from './shared/errors.js';
 export type { DomainErrorCode, ValidationIssue } from './shared/errors.js';
-export { parseInput, type ReadBody } from './shared/validation.js';
+export { parseInput, type ObjectIssueMessage, type ReadBody } from './shared/validation.js';
 export type { Clock } from './shared/clock.js';
 
 // Accounts: entities, sessions and ports
@@ -108,3 +108,9 @@ export { listOwnPosts, type ListOwnPostsRequest } from './posts/list-own-posts.j
 
 // Posts: in-memory adapter
 export { createInMemoryPostRepository } from './posts/in-memory-post-repository.js';
+
+// Mail: messages, the outbox and the mail sender, the in-memory outbox
+export { MESSAGE_KINDS, type MessageKind, type NewMessage, type OutboxMessage } from './mail/message.js';
+export type { Outbox, Mail, MailSender } from './mail/ports.js';
+export { nextAttemptAfterFailure, FIRST_RETRY_MS, LONGEST_RETRY_GAP_MS, DELIVERY_WINDOW_MS } from './mail/delivery-schedule.js';
+export { createInMemoryOutbox } from './mail/in-memory-outbox.js';

@@ -8,3 +8,4 @@ export {
 } from './test-support/attempt-limiter.contract.js';
 export { idsThatNameNothing } from './test-support/ids.js';
 export { crossing, holdNextCall, type HeldCall } from './test-support/hold.js';
+export { describeOutboxContract } from './test-support/outbox.contract.js';

@@ -1,0 +1,4 @@
+import { describeOutboxContract } from '../test-support/outbox.contract.js';
+import { createInMemoryOutbox } from './in-memory-outbox.js';
+
+describeOutboxContract('in-memory', createInMemoryOutbox);
