@@ -42,6 +42,8 @@ export interface Config {
   readonly hashQueueMax: number;
   /** Connections one process holds open at once, and how many of them may be in their lingering close. */
   readonly connections: { readonly open: number; readonly lingering: number };
+  /** How long a stopping process keeps serving (answering with `Connection: close`, readiness 503) before it stops accepting. */
+  readonly shutdownDrainSeconds: number;
   /** Problems worth a loud line at start that do not stop it (the development secret in use). */
   readonly warnings: readonly string[];
 }
@@ -134,6 +136,7 @@ const EnvSchema = v.object({
   HASH_QUEUE_MAX: wholeNumber('HASH_QUEUE_MAX', 32),
   CONNECTIONS_MAX: wholeNumber('CONNECTIONS_MAX', 1024, 1),
   LINGERING_CONNECTIONS_MAX: wholeNumber('LINGERING_CONNECTIONS_MAX', 128),
+  SHUTDOWN_DRAIN_SECONDS: wholeNumber('SHUTDOWN_DRAIN_SECONDS', 5),
 });
 
 /** Every environment variable the configuration reads; docs/configuration.md has a row for each. */
@@ -187,6 +190,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     hashWorkers: rest.HASH_WORKERS,
     hashQueueMax: rest.HASH_QUEUE_MAX,
     connections: { open: rest.CONNECTIONS_MAX, lingering: rest.LINGERING_CONNECTIONS_MAX },
+    shutdownDrainSeconds: rest.SHUTDOWN_DRAIN_SECONDS,
     warnings,
   };
 }

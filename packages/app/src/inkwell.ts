@@ -13,6 +13,8 @@ import { systemClock } from './adapters/system-clock.js';
 export interface Inkwell {
   readonly app: ReturnType<typeof createHttpApp>;
   readonly store: Store;
+  /** Marks the process as stopping: from now on `GET /health` answers 503 `stopping`, so load balancers take it out. */
+  markStopping(): void;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
   let pool: PooledPasswordHasher | undefined;
   const hasher =
     overrides.hasher ?? (pool = createBcryptPasswordHasher({ threads: config.hashWorkers, queueMax: config.hashQueueMax }));
+  let stopping = false;
   const app = createHttpApp({
     users: store.users,
     posts: store.posts,
@@ -63,6 +66,7 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     logger,
     accessLogger: plainLineLogger(logger),
     storeIsUp: () => store.ping(),
+    stopping: () => stopping,
     ...createAbuseLimits(config.limits, store, clock),
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
@@ -79,5 +83,8 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     clearInterval(sweep);
     await Promise.all([pool?.close(), store.close()]);
   };
-  return { app, store, close };
+  const markStopping = () => {
+    stopping = true;
+  };
+  return { app, store, markStopping, close };
 }
