@@ -38,6 +38,7 @@ async function measure(workers: number): Promise<Figures> {
         JWT_SECRET: BENCH_JWT_SECRET,
         NODE_ENV: 'production',
         WEB_CONCURRENCY: String(workers),
+        SHUTDOWN_DRAIN_SECONDS: '0',
       },
       readyPath: '/health',
     },

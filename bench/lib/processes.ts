@@ -28,7 +28,8 @@ export const BENCH_JWT_SECRET = 'bench-secret-0123456789abcdef-0123456789abcdef'
 
 /** The environment the benchmarks start inkwell with: the memory store, in production mode. */
 export function inkwellEnv(logLevel = 'info', postsAccess = 'open'): Record<string, string> {
-  return { DB_URL: 'memory:', JWT_SECRET: BENCH_JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel, POSTS_ACCESS: postsAccess };
+  // No drain at the stop: nothing measured runs then.
+  return { DB_URL: 'memory:', JWT_SECRET: BENCH_JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel, POSTS_ACCESS: postsAccess, SHUTDOWN_DRAIN_SECONDS: '0' };
 }
 
 /** The node arguments that start bench/baseline-server.ts on a fixtures file: the baseline, or with 'hono' the bare Hono diagnostic. */

@@ -411,10 +411,18 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     });
   }
 
-  it('GET /health: 200, 503', async () => {
+  it('GET /health/live: 200, whatever the store does', async () => {
+    storeUp = false;
+    await call('GET', '/health/live');
+  });
+
+  it('GET /health: 200, 503 (unavailable, then stopping)', async () => {
     await call('GET', '/health');
     storeUp = false;
-    await call('GET', '/health');
+    expect(await call('GET', '/health')).toEqual({ status: 'unavailable' });
+    storeUp = true;
+    inkwell.markStopping();
+    expect(await call('GET', '/health')).toEqual({ status: 'stopping' });
   });
 
   it('has exercised every documented status of every operation (runs last)', () => {

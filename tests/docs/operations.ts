@@ -19,6 +19,7 @@ const OPEN_OPERATIONS = [
   'PATCH /posts/{id}',
   'DELETE /posts/{id}',
   'GET /health',
+  'GET /health/live',
 ];
 
 /** Every operation a server in each posts access mode serves and documents, as `METHOD /path`. */

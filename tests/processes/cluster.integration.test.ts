@@ -36,7 +36,8 @@ describe.skipIf(!mongoTest)('WEB_CONCURRENCY=2 on MongoDB', () => {
 
   beforeAll(async () => {
     mongo = await withTestMongo();
-    inkwell = await startInkwell({ in: 'child', ready: 'spawned', store: mongo, env: { JWT_SECRET, WEB_CONCURRENCY: '2' } });
+    // No drain: what a stop under load keeps is drain.integration.test.ts's to show.
+    inkwell = await startInkwell({ in: 'child', ready: 'spawned', store: mongo, env: { JWT_SECRET, WEB_CONCURRENCY: '2', SHUTDOWN_DRAIN_SECONDS: '0' } });
     url = await inkwell.listening();
     // Both workers print their own listening line, with their own pid.
     await vi.waitFor(

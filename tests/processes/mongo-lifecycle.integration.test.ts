@@ -112,7 +112,8 @@ describe.skipIf(!mongoTest)('a real server process on MongoDB', () => {
   });
 
   const start = async () => {
-    running = await startInkwell({ in: 'child', ready: 'spawned', store: mongo, env: { JWT_SECRET } });
+    // No drain: what a stop under load keeps is drain.integration.test.ts's to show.
+    running = await startInkwell({ in: 'child', ready: 'spawned', store: mongo, env: { JWT_SECRET, SHUTDOWN_DRAIN_SECONDS: '0' } });
     return running.listening();
   };
 

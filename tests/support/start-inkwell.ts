@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SERVER_TIMEOUTS, type LingerBounds, type ServerTimeouts } from '@inkwell/adapters-http';
-import { createInkwell, readConfig, startServer, type Inkwell, type RunningServer, type Store } from '@inkwell/app';
+import { createInkwell, readConfig, startServer, type Inkwell, type RestartPolicy, type RunningServer, type Store } from '@inkwell/app';
 import type { PasswordHasher } from '@inkwell/domain';
 import { fakePasswordHasher, manualClock, type ManualClock } from '@inkwell/domain/testing';
 import { expect, vi } from 'vitest';
@@ -28,6 +29,8 @@ const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 const mainModule = fileURLToPath(new URL('packages/app/src/main.ts', `file://${repositoryRoot}`));
 // The same start-up with a test's own timeouts (a single process, no signal handling).
 const timedModule = fileURLToPath(new URL('./serve-child.ts', import.meta.url));
+// main.ts's process with a cluster restart policy of the test's own.
+const restartPolicyModule = fileURLToPath(new URL('./cluster-child.ts', import.meta.url));
 
 /** Settings added to (or, for a child, making up) the server's environment. */
 export type Env = Readonly<Record<string, string>>;
@@ -70,6 +73,13 @@ export interface InChildOptions {
   readonly ready?: 'serving' | 'spawned';
   /** Node's timeouts instead of production's: the process is then one server (support/serve-child.ts), not main.ts. */
   readonly timeouts?: Partial<ServerTimeouts>;
+  /** A `WEB_CONCURRENCY` cluster's restart policy instead of production's (support/cluster-child.ts). */
+  readonly restartPolicy?: RestartPolicy;
+  /**
+   * The process's scheduling priority (`os.setPriority`, 19 the lowest), which the workers it
+   * forks inherit: a test that wedges it at 100% CPU leaves the other test files their cores.
+   */
+  readonly priority?: number;
 }
 
 /** Any way to start an inkwell under test. */
@@ -219,13 +229,17 @@ function storeEnv(store: ChildStore | undefined): Record<string, string> {
   return store.database === undefined ? { DB_URL: store.url } : { DB_URL: store.url, DB_DATABASE: store.database };
 }
 
-function spawnChild({ store, env = {}, timeouts }: InChildOptions): ChildRun {
+function spawnChild({ store, env = {}, timeouts, restartPolicy, priority }: InChildOptions): ChildRun {
   const timed = timeouts === undefined ? {} : { INKWELL_TEST_TIMEOUTS: JSON.stringify(timeouts) };
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', timeouts === undefined ? mainModule : timedModule], {
+  const restarts = restartPolicy === undefined ? {} : { INKWELL_TEST_RESTART_POLICY: JSON.stringify(restartPolicy) };
+  const module = timeouts !== undefined ? timedModule : restartPolicy !== undefined ? restartPolicyModule : mainModule;
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', module], {
     cwd: repositoryRoot,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...env, ...timed },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...env, ...timed, ...restarts },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Before the process has loaded anything, so before a cluster's primary forks.
+  if (priority !== undefined && child.pid !== undefined) setPriority(child.pid, priority);
   const lines: string[] = [];
   const waiters = new Set<() => void>();
   const collect = (stream: NodeJS.ReadableStream) => {

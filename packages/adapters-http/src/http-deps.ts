@@ -14,8 +14,10 @@ export interface HttpDeps extends UseCaseDeps {
    * a cheaper logger for it (the line has fixed, plain fields), since it is written on every request.
    */
   readonly accessLogger?: Logger;
-  /** Whether the store answers right now; backs `GET /health`. Must not throw or hang. */
+  /** Whether the store answers right now; backs `GET /health`, which bounds how long it waits for the answer. */
   readonly storeIsUp: () => Promise<boolean>;
+  /** Whether the process is stopping (draining before it exits): `GET /health` then answers 503 `stopping`. Never, when omitted. */
+  readonly stopping?: () => boolean;
   /** Largest accepted request body in bytes; docs/api.md's 1 MiB when omitted. */
   readonly maxBodyBytes?: number;
   /**

@@ -87,6 +87,9 @@ describe('isStoreUnavailableError', () => {
     ['a client closed mid-operation', new MongoClientClosedError()],
     ['a node shutting down', new MongoServerError({ message: 'shutdown in progress', code: 91 })],
     ['a primary that stepped down', new MongoServerError({ message: 'not primary', code: 10107 })],
+    // What the driver lets through unwrapped when it writes to a connection the database just closed.
+    ['a write to a socket the database ended (EPIPE)', socketError('This socket has been ended by the other party', 'EPIPE')],
+    ['a connection reset by the database (ECONNRESET)', socketError('read ECONNRESET', 'ECONNRESET')],
   ])('is true for %s', (_, error) => {
     expect(isStoreUnavailableError(error)).toBe(true);
   });
@@ -95,6 +98,7 @@ describe('isStoreUnavailableError', () => {
     ['a duplicate key', new MongoServerError({ message: 'E11000 duplicate key error', code: 11000 })],
     ['a bad query', new MongoServerError({ message: 'unknown operator', code: 2 })],
     ['a plain error', new Error('boom')],
+    ['a file system error', socketError('no such file or directory', 'ENOENT')],
     ['a domain error', new DomainError('PostNotFound')],
     ['a non-error', 'string'],
   ])('is false for %s', (_, error) => {
@@ -114,9 +118,21 @@ describe('callStore', () => {
     expect((error as DomainError).cause).toBe(driverError);
   });
 
+  it('wraps a lost connection the driver did not wrap (EPIPE) in StoreUnavailable too', async () => {
+    const lost = socketError('This socket has been ended by the other party', 'EPIPE');
+    const error = await callStore(() => Promise.reject(lost)).catch((e: unknown) => e);
+    expect(isDomainError(error, 'StoreUnavailable')).toBe(true);
+    expect((error as DomainError).cause).toBe(lost);
+  });
+
   it('passes every other error through unchanged', async () => {
     for (const original of [new MongoServerError({ message: 'bad', code: 2 }), new TypeError('bug'), new DomainError('EmailAlreadyInUse')]) {
       await expect(callStore(() => Promise.reject(original))).rejects.toBe(original);
     }
   });
 });
+
+/** An error as Node's sockets raise it: a plain Error with a system error code. */
+function socketError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}

@@ -34,8 +34,18 @@ const UNAVAILABLE_SERVER_CODES: ReadonlySet<number> = new Set([
   13436, // NotPrimaryOrSecondary
 ]);
 
+// The socket errors of a connection the database (or the network between) ended. The driver
+// wraps most of them in MongoNetworkError, but not all: a command written to a socket whose
+// other end has just closed rejects with Node's own EPIPE ("This socket has been ended by the
+// other party"), unwrapped (mongodb 7.9, Connection.writeCommand waiting for 'drain').
+const CONNECTION_LOST_CODES: ReadonlySet<string> = new Set(['EPIPE', 'ECONNRESET', 'ECONNABORTED', 'ECONNREFUSED', 'ETIMEDOUT']);
+
 /** True when a thrown value means the database is unreachable or cannot serve, so the caller should answer 503. */
 export function isStoreUnavailableError(error: unknown): boolean {
+  if (error instanceof Error && !(error instanceof MongoError)) {
+    const { code } = error as NodeJS.ErrnoException;
+    return typeof code === 'string' && CONNECTION_LOST_CODES.has(code);
+  }
   if (!(error instanceof MongoError)) return false;
   if (UNAVAILABLE_ERROR_TYPES.some((type) => error instanceof type)) return true;
   // The pool's own "closed" error is not exported by the driver, so only its name identifies it.

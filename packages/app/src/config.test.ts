@@ -165,6 +165,18 @@ describe('readConfig', () => {
     });
   });
 
+  describe('SHUTDOWN_DRAIN_SECONDS', () => {
+    it('drains for 5 s by default, and for any whole number of seconds, 0 (no drain) included', () => {
+      expect(readConfig({}).shutdownDrainSeconds).toBe(5);
+      expect(readConfig({ SHUTDOWN_DRAIN_SECONDS: '30' }).shutdownDrainSeconds).toBe(30);
+      expect(readConfig({ SHUTDOWN_DRAIN_SECONDS: '0' }).shutdownDrainSeconds).toBe(0);
+    });
+
+    it.each(['-1', '1.5', 'soon'])('refuses SHUTDOWN_DRAIN_SECONDS=%j with one line naming it', (value) => {
+      expect(refusal({ SHUTDOWN_DRAIN_SECONDS: value }).message).toBe('SHUTDOWN_DRAIN_SECONDS must be a whole number');
+    });
+  });
+
   describe('POSTS_ACCESS', () => {
     it('is open by default: the contract as written', () => {
       expect(readConfig({}).postsAccess).toBe('open');

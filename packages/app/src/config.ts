@@ -53,6 +53,8 @@ export interface Config {
   readonly mail: MailConfig | null;
   /** How long the links in mail work, in seconds. */
   readonly mailLinks: { readonly passwordResetTtlSeconds: number; readonly emailVerifyTtlSeconds: number };
+  /** How long a stopping process keeps serving (answering with `Connection: close`, readiness 503) before it stops accepting. */
+  readonly shutdownDrainSeconds: number;
   /** Problems worth a loud line at start that do not stop it (the development secret in use). */
   readonly warnings: readonly string[];
 }
@@ -241,6 +243,7 @@ const EnvSchema = v.object({
   PASSWORD_RESET_MAX_PER_EMAIL: wholeNumber('PASSWORD_RESET_MAX_PER_EMAIL', 3),
   PASSWORD_RESET_MAX_PER_ADDRESS: wholeNumber('PASSWORD_RESET_MAX_PER_ADDRESS', 30),
   EMAIL_VERIFY_MAX_PER_ACCOUNT: wholeNumber('EMAIL_VERIFY_MAX_PER_ACCOUNT', 3),
+  SHUTDOWN_DRAIN_SECONDS: wholeNumber('SHUTDOWN_DRAIN_SECONDS', 5),
 });
 
 /** Every environment variable the configuration reads; docs/configuration.md has a row for each. */
@@ -301,6 +304,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     connections: { open: rest.CONNECTIONS_MAX, lingering: rest.LINGERING_CONNECTIONS_MAX },
     mail,
     mailLinks: { passwordResetTtlSeconds: rest.PASSWORD_RESET_TTL_SECONDS, emailVerifyTtlSeconds: rest.EMAIL_VERIFY_TTL_SECONDS },
+    shutdownDrainSeconds: rest.SHUTDOWN_DRAIN_SECONDS,
     warnings,
   };
 }

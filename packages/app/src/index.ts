@@ -8,3 +8,5 @@ export { memoryStore, type Store, type LimitRule } from './store.js';
 export { openStore, StoreStartError } from './open-store.js';
 export { mongoStore } from './mongo-store.js';
 export { startServer, type RunningServer, type ServerOptions } from './server.js';
+export { runProcess, type ProcessOptions } from './run-process.js';
+export { DEFAULT_RESTART_POLICY, type RestartPolicy } from './cluster.js';

@@ -17,6 +17,8 @@ import { systemClock } from './adapters/system-clock.js';
 export interface Inkwell {
   readonly app: ReturnType<typeof createHttpApp>;
   readonly store: Store;
+  /** Marks the process as stopping: from now on `GET /health` answers 503 `stopping`, so load balancers take it out. */
+  markStopping(): void;
   /** Mail when it is on (`MAIL_URL`, or `log:` outside production); null when it is off. */
   readonly mail: RunningMail | null;
   /** Stops the delivery loop (its sends in flight finish, bounded), then releases the hashing threads and the store. */
@@ -61,6 +63,7 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
   let pool: PooledPasswordHasher | undefined;
   const hasher =
     overrides.hasher ?? (pool = createBcryptPasswordHasher({ threads: config.hashWorkers, queueMax: config.hashQueueMax }));
+  let stopping = false;
   const mail = config.mail === null ? null : startMail({ ...config, mail: config.mail }, store, clock, logger, overrides);
   const app = createHttpApp({
     users: store.users,
@@ -71,6 +74,7 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     logger,
     accessLogger: plainLineLogger(logger),
     storeIsUp: () => store.ping(),
+    stopping: () => stopping,
     ...createAbuseLimits(config.limits, store, clock),
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
@@ -90,5 +94,10 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     await mail?.close();
     await Promise.all([pool?.close(), store.close()]);
   };
-  return { app, store, mail, close };
+  const markStopping = () => {
+    stopping = true;
+    // Draining: the mail this process claimed goes on, and other processes take the rest.
+    mail?.loop.stopClaiming();
+  };
+  return { app, store, mail, markStopping, close };
 }

@@ -1,5 +1,9 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { startServer } from './server.js';
 
 const root = new URL('../../../', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
@@ -25,5 +29,37 @@ describe('how the production server is launched', () => {
 
   it('runs the image with the same node flags as pnpm start', () => {
     expect(imageFlags()).toStrictEqual(startFlags());
+  });
+});
+
+/** The image's HEALTHCHECK command, as the argv Docker runs. */
+function healthCheck(): string[] {
+  const command = /^HEALTHCHECK [^\n]*\\\n\s*CMD (\[.*\])$/m.exec(read('Dockerfile'))?.[1];
+  return JSON.parse(command ?? '[]') as string[];
+}
+
+/** Runs `argv` with PORT set, and answers its exit code. */
+function exitCode(argv: readonly string[], port: number): Promise<number | null> {
+  const [file = '', ...args] = argv;
+  const child = spawn(file === 'node' ? process.execPath : file, args, { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, stdio: 'ignore' });
+  return new Promise((resolve) => child.on('exit', resolve));
+}
+
+describe('how a platform checks and stops the production server', () => {
+  it('checks liveness in the image (it never asks the database): 0 while the server answers, 1 once it is gone', async () => {
+    const argv = healthCheck();
+    expect(argv.join(' ')).toContain('/health/live');
+    const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DB_URL: 'memory:', HASH_WORKERS: '1' }), createLogger('silent'));
+    try {
+      expect(await exitCode(argv, server.port)).toBe(0);
+    } finally {
+      await server.close();
+    }
+    expect(await exitCode(argv, server.port)).toBe(1);
+  });
+
+  it('gives a stop in compose the drain and the 10 s for requests in flight', () => {
+    const grace = Number(/^\s*stop_grace_period: (\d+)s$/m.exec(read('compose.yaml'))?.[1]);
+    expect(grace).toBeGreaterThanOrEqual(readConfig({}).shutdownDrainSeconds + 10);
   });
 });

@@ -39,8 +39,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
 export function plainLineLogger(logger: HttpLogger): HttpLogger {
   if (!isPino(logger)) return logger;
   const destination = (logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym] as DestinationStream;
-  // `{"level":30,"time":` … `,"service":"inkwell"`: what pino writes before a line's own fields.
-  const bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? '';
+  const bindings = lineBindings(logger);
   return {
     info(fields, message) {
       if (logger.levelVal > INFO) return;
@@ -51,6 +50,14 @@ export function plainLineLogger(logger: HttpLogger): HttpLogger {
     warn: (fields, message) => logger.warn(fields, message),
     error: (fields, message) => logger.error(fields, message),
   };
+}
+
+/**
+ * What `logger` writes on every line between `time` and the line's own fields, as JSON text
+ * (`,"service":"inkwell"`, and a cluster process's `,"pid":…`), for lines written without it.
+ */
+export function lineBindings(logger: Logger): string {
+  return (logger as unknown as Record<symbol, string | undefined>)[pino.symbols.chindingsSym] ?? '';
 }
 
 const INFO = 30;

@@ -1,13 +1,23 @@
-import { clusterRefusal, isClusterPrimary, isClusterWorker, runClusterPrimary } from './cluster.js';
+import { clusterRefusal, DEFAULT_RESTART_POLICY, isClusterPrimary, isClusterWorker, runClusterPrimary, type RestartPolicy } from './cluster.js';
 import { ConfigError, MAIL_OFF, MEMORY_DB_URL, readConfig } from './config.js';
+import { watchEventLoop } from './event-loop-watchdog.js';
+import { exitOnUncaughtErrors } from './fatal-errors.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
+import { stopOnSignals } from './shutdown.js';
+
+/** What tests may change about a process; production passes nothing. */
+export interface ProcessOptions {
+  /** How a cluster's primary replaces workers that die. */
+  readonly restartPolicy?: RestartPolicy;
+}
 
 /**
  * Runs the process that main.ts started: the only place that reads `process.env` or handles
- * signals (for a cluster's primary too).
+ * signals (for a cluster's primary too). Every process, primary or server, logs a fatal error as
+ * one JSON line and exits 1, and has an event-loop watchdog; a server drains before it stops.
  */
-export async function runProcess(): Promise<void> {
+export async function runProcess(options: ProcessOptions = {}): Promise<void> {
   let config;
   try {
     config = readConfig(process.env);
@@ -26,6 +36,8 @@ export async function runProcess(): Promise<void> {
   // In a cluster every line names the process that wrote it.
   const logger =
     config.webConcurrency > 1 ? createLogger(config.logLevel).child({ pid: process.pid }) : createLogger(config.logLevel);
+  exitOnUncaughtErrors(logger);
+  watchEventLoop(logger);
   if (!isClusterWorker()) {
     for (const warning of config.warnings) logger.warn(warning);
     if (config.dbUrl === MEMORY_DB_URL)
@@ -34,7 +46,7 @@ export async function runProcess(): Promise<void> {
     else if (config.mail.transport.kind === 'log') logger.info('mail: log: (MAIL_URL). Every mail is written to this log as one JSON line, its link included.');
   }
   if (isClusterPrimary(config)) {
-    const primary = runClusterPrimary(config, logger);
+    const primary = runClusterPrimary(config, logger, options.restartPolicy ?? DEFAULT_RESTART_POLICY);
     process.on('SIGTERM', primary.stop);
     process.on('SIGINT', primary.stop);
     return;
@@ -47,25 +59,5 @@ export async function runProcess(): Promise<void> {
     logger.fatal(`inkwell: could not start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
-
-  // Idempotent, and left installed: a cluster worker can get a signal from its primary and from
-  // the terminal's process group, and the second must not kill it mid-drain.
-  let stopping = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    server.close().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+  stopOnSignals(server, config.shutdownDrainSeconds, logger);
 }

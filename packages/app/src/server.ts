@@ -14,7 +14,12 @@ export interface RunningServer {
   /** `http://HOST:PORT` as bound (the real port when PORT=0). */
   readonly url: string;
   readonly port: number;
-  /** Stops accepting connections, lets in-flight requests finish (bounded), then closes the store. */
+  /**
+   * Starts the drain before a stop: `GET /health` answers 503 `stopping`, and the server keeps
+   * serving, every answer closing its connection (`NodeServer.drain`).
+   */
+  drain(): void;
+  /** Drains if it was not, stops accepting connections, lets in-flight requests finish (bounded), then closes the store. */
   close(): Promise<void>;
 }
 
@@ -39,6 +44,18 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     { url, store: inkwell.store.label, postsAccess: config.postsAccess },
     `inkwell listening on ${url} (store: ${inkwell.store.label}, posts: ${config.postsAccess})`,
   );
+  const drain = () => {
+    inkwell.markStopping();
+    served.drain();
+  };
   let closing: Promise<void> | undefined;
-  return { url, port, close: () => (closing ??= served.close().then(() => inkwell.close())) };
+  return {
+    url,
+    port,
+    drain,
+    close: () => {
+      drain();
+      return (closing ??= served.close().then(() => inkwell.close()));
+    },
+  };
 }

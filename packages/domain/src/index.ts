@@ -14,7 +14,7 @@ export { isOffered, MAIL_USE_CASES, type AccountUseCase, type MailUseCase, type 
 // Errors and validation
 export { DOMAIN_ERROR_CODES, DomainError, isDomainError } from './shared/errors.js';
 export type { DomainErrorCode, ValidationIssue } from './shared/errors.js';
-export { parseInput, type ReadBody } from './shared/validation.js';
+export { parseInput, type ObjectIssueMessage, type ReadBody } from './shared/validation.js';
 export type { Clock } from './shared/clock.js';
 
 // Accounts: entities, sessions and ports

@@ -71,7 +71,20 @@ export interface NodeServer {
   /** `http://HOST:PORT` as bound (the real port when the port asked for was 0). */
   readonly url: string;
   readonly port: number;
-  /** Stops accepting connections and lets in-flight requests finish (for 10 s at most). */
+  /**
+   * Starts the drain before a stop: the server keeps accepting connections and running
+   * requests, but from now on every answer says `Connection: close` and ends its connection
+   * with a lingering close, the answers already being prepared included (on a connection with
+   * pipelined requests, the last one's), so clients move to other servers without a request
+   * lost. It goes through the serving layer's own closing mark, never a header set by the app,
+   * which would close a connection under the pipelined requests still running on it.
+   * Calling it again does nothing.
+   */
+  drain(): void;
+  /**
+   * Drains (if `drain` was not called), stops accepting connections, closes idle ones and lets
+   * in-flight requests finish (for 10 s at most).
+   */
   close(): Promise<void>;
 }
 
@@ -120,12 +133,16 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     requireHostHeader: false,
   });
   server.maxConnections = limits.open;
+  const open = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     // Node ends a connection after an answer that closes it with destroySoon(), which destroys it
     // as soon as the answer is written: every connection of this server lingers instead.
     socket.destroySoon = () => connections.linger(socket);
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
   });
-  const serve = requestGate(connections, listener);
+  const draining = { now: false };
+  const serve = requestGate(connections, draining, listener);
   server.on('request', serve);
   // Expect: 100-continue: `100 Continue` goes out when the body is read, not before: an answer
   // that needs no body (413 by Content-Length, 415, 401) goes out without inviting the upload.
@@ -134,7 +151,7 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     serve(request, response);
   });
   // Any other expectation is one this server cannot meet.
-  server.on('checkExpectation', requestGate(connections, (_request, response) => answerWithJson(response, 'ExpectationFailed', SECURITY_HEADERS)));
+  server.on('checkExpectation', requestGate(connections, draining, (_request, response) => answerWithJson(response, 'ExpectationFailed', SECURITY_HEADERS)));
   answerConnectWithJson(server, connections, SECURITY_HEADERS);
   answerClientErrorsWithJson(server, connections, SECURITY_HEADERS);
 
@@ -147,21 +164,47 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
   });
 
   const { port } = server.address() as AddressInfo;
+  const drain = () => {
+    if (draining.now) return;
+    draining.now = true;
+    for (const socket of open) {
+      const last = lastResponse(socket);
+      if (last !== undefined && !last.headersSent) closeAfter(connections, last);
+    }
+  };
   let closing: Promise<void> | undefined;
   return {
     url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
     port,
-    close: () => (closing ??= stop(server)),
+    drain,
+    close: () => {
+      drain();
+      return (closing ??= stop(server));
+    },
   };
 }
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
+/** The response of the last request run on each connection: during a drain, the one whose answer closes it. */
+const lastResponses = new WeakMap<Socket, ServerResponse>();
+
+function lastResponse(socket: Socket): ServerResponse | undefined {
+  return lastResponses.get(socket);
+}
+
+/** Makes `response` the last answer on its connection: it says `Connection: close`, and no request after it runs. */
+function closeAfter(connections: ClosingConnections, response: ServerResponse): void {
+  response.shouldKeepAlive = false;
+  connections.closeAfterAnswer(response.req.socket);
+}
+
 /**
  * `listener`, for the requests that may run: none after an answer that closes the connection
  * (RFC 9112 §9.6), and none without `Host` in HTTP/1.1 (RFC 9112 §3.2), which is answered 400.
+ * While the server drains, every request's answer closes its connection.
  */
-function requestGate(connections: ClosingConnections, listener: Listener): Listener {
+function requestGate(connections: ClosingConnections, draining: { readonly now: boolean }, listener: Listener): Listener {
   return (request, response) => {
     const { socket } = request;
     if (connections.closing(socket)) {
@@ -170,8 +213,10 @@ function requestGate(connections: ClosingConnections, listener: Listener): Liste
       connections.stopParsing(socket);
       return;
     }
-    // The client asked to close (or spoke HTTP/1.0 without keep-alive): nothing after this request runs.
-    if (!response.shouldKeepAlive) connections.closeAfterAnswer(socket);
+    lastResponses.set(socket, response);
+    // The client asked to close (or spoke HTTP/1.0 without keep-alive), or the server drains:
+    // nothing after this request runs.
+    if (!response.shouldKeepAlive || draining.now) closeAfter(connections, response);
     if (request.headers.host === undefined && request.httpVersionMinor === 1) {
       connections.closeAfterAnswer(socket);
       answerWithJson(response, 'BadRequest', SECURITY_HEADERS, { Connection: 'close' });

@@ -22,6 +22,7 @@ import { createSchemaConverter, type AnySchema, type JsonSchema } from './conver
 import {
   ErrorSchema,
   HealthSchema,
+  LivenessSchema,
   ValidationErrorSchema,
   ValidationIssueSchema,
 } from './response-schemas.js';
@@ -41,6 +42,7 @@ const COMPONENTS: Readonly<Record<string, AnySchema>> = {
   ValidationIssue: ValidationIssueSchema,
   ValidationError: ValidationErrorSchema,
   Health: HealthSchema,
+  Liveness: LivenessSchema,
   SignUpRequest: SignUpSchema,
   LogInRequest: LogInSchema,
   LogOutRequest: LogOutSchema,

@@ -29,5 +29,8 @@ export const SessionListSchema = v.strictObject({
   sessions: v.pipe(v.array(PublicSessionSchema), v.description('The live sessions, newest first.')),
 });
 
-/** The body of `GET /health`. */
-export const HealthSchema = v.strictObject({ status: v.picklist(['ok', 'unavailable']) });
+/** The body of `GET /health` (readiness). */
+export const HealthSchema = v.strictObject({ status: v.picklist(['ok', 'unavailable', 'stopping']) });
+
+/** The body of `GET /health/live` (liveness). */
+export const LivenessSchema = v.strictObject({ status: v.literal('ok') });

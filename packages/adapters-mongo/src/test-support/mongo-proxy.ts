@@ -1,6 +1,19 @@
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 
-/** A TCP proxy in front of a MongoDB server that a test can cut and restore, to play a database outage. */
+/** How a proxy damages the database's replies: bytes `from` to `to` of each reply become `byte`. */
+export interface ReplyCorruption {
+  /** The first byte damaged, counted from the reply's first byte (its length) at 0. */
+  readonly from: number;
+  /** The last byte damaged (inclusive); a shorter reply is damaged to its end. */
+  readonly to: number;
+  /** What each of them becomes, 0 to 255. */
+  readonly byte: number;
+}
+
+/**
+ * A TCP proxy in front of a MongoDB server that a test can cut and restore, to play a database
+ * outage, or make misbehave: withhold its replies, or damage them.
+ */
 export interface MongoProxy {
   /** A connection string to the server through the proxy (a direct connection, so no discovery bypasses it). */
   readonly url: string;
@@ -8,6 +21,12 @@ export interface MongoProxy {
   goDown(): Promise<void>;
   /** Accepts connections again, on the same port. */
   comeBack(): Promise<void>;
+  /** While true, every reply is dropped: the database takes requests and never answers. */
+  stallReplies(stalled: boolean): void;
+  /** From now on every reply (each wire-protocol message) is damaged as `corruption` says; null stops it. */
+  corruptReplies(corruption: ReplyCorruption | null): void;
+  /** Replies damaged so far. */
+  readonly corruptedReplies: number;
   /** Stops the proxy for good. */
   close(): Promise<void>;
 }
@@ -23,6 +42,29 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
   const targetPort = Number(target.port || 27017);
   const sockets = new Set<Socket>();
   let server: Server | undefined;
+  let stalled = false;
+  let corruption: ReplyCorruption | null = null;
+  let corruptedReplies = 0;
+
+  /** Passes each whole reply on, as it is, damaged, or not at all. */
+  const passReplies = (upstream: Socket, downstream: Socket) => {
+    let pending: Buffer = Buffer.alloc(0);
+    upstream.on('data', (chunk: Buffer) => {
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      // Every wire-protocol message starts with its length (int32, little-endian), itself included.
+      while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
+        const length = pending.readInt32LE(0);
+        const reply = Buffer.from(pending.subarray(0, length));
+        pending = pending.subarray(length);
+        if (stalled) continue;
+        if (corruption !== null) {
+          reply.fill(corruption.byte, corruption.from, Math.min(corruption.to + 1, length));
+          corruptedReplies++;
+        }
+        downstream.write(reply);
+      }
+    });
+  };
 
   async function listen(port: number): Promise<number> {
     const listening = createServer((downstream) => {
@@ -36,7 +78,8 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
           upstream.destroy();
         });
       }
-      downstream.pipe(upstream).pipe(downstream);
+      downstream.pipe(upstream);
+      passReplies(upstream, downstream);
     });
     server = listening;
     await new Promise<void>((resolve, reject) => {
@@ -64,6 +107,15 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
     goDown: stop,
     comeBack: async () => {
       if (!server) await listen(port);
+    },
+    stallReplies: (on) => {
+      stalled = on;
+    },
+    corruptReplies: (damage) => {
+      corruption = damage;
+    },
+    get corruptedReplies() {
+      return corruptedReplies;
     },
     close: stop,
   };

@@ -36,9 +36,18 @@ export function readBody(body: ReadBody | undefined): Promise<unknown> {
  * that is not a plain object says "must be an object". Unknown keys are dropped.
  */
 export function objectSchema<E extends v.ObjectEntries>(entries: E) {
-  return v.object(entries, (issue) =>
-    issue.input === undefined && issue.path?.length ? 'is required' : 'must be an object',
-  );
+  return v.object(entries, objectIssueMessage);
+}
+
+/**
+ * What an object schema says of a missing key or a value that is no object. Named, so that the
+ * schemas' published types print it as one name rather than as a union whose order the compiler
+ * chooses differently from build to build.
+ */
+export type ObjectIssueMessage = 'is required' | 'must be an object';
+
+function objectIssueMessage(issue: v.ObjectIssue): ObjectIssueMessage {
+  return issue.input === undefined && issue.path?.length ? 'is required' : 'must be an object';
 }
 
 /**

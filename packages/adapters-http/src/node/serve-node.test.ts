@@ -1,0 +1,150 @@
+import { Hono } from 'hono';
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { serveNode, type NodeServer } from './serve-node.js';
+
+/** A promise and the function that resolves it: a latch between the server's handlers and the test. */
+function latch(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+/** An app whose `/held/:name` answers only once the test opens that name's latch; it tells when each started. */
+function heldApp() {
+  const held = new Map<string, ReturnType<typeof latch>>();
+  const started = new Set<string>();
+  const gate = (name: string) => {
+    let entry = held.get(name);
+    if (!entry) held.set(name, (entry = latch()));
+    return entry;
+  };
+  const app = new Hono()
+    .get('/now', (c) => c.json({ ok: true }))
+    .get('/held/:name', async (c) => {
+      const name = c.req.param('name');
+      started.add(name);
+      await gate(name).promise;
+      return c.json({ name });
+    });
+  return { app, release: (name: string) => gate(name).open(), started };
+}
+
+interface Answer {
+  readonly status: number;
+  readonly connection: string | undefined;
+  readonly body: string;
+}
+
+/** A raw keep-alive connection: every complete answer it received, and whether the server ended it. */
+async function rawConnection(url: string) {
+  const { hostname, port } = new URL(url);
+  const socket: Socket = connect(Number(port), hostname);
+  let text = '';
+  let ended = false;
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+  socket.on('end', () => (ended = true));
+  socket.on('error', () => undefined);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const answers = (): Answer[] => {
+    const parsed: Answer[] = [];
+    let rest = text;
+    for (;;) {
+      const head = rest.indexOf('\r\n\r\n');
+      if (head === -1) return parsed;
+      const lines = rest.slice(0, head).split('\r\n');
+      const header = (name: string) => lines.find((line) => line.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1).trim();
+      const length = Number(header('content-length') ?? 0);
+      if (rest.length < head + 4 + length) return parsed;
+      parsed.push({ status: Number(lines[0]?.split(' ')[1]), connection: header('connection'), body: rest.slice(head + 4, head + 4 + length) });
+      rest = rest.slice(head + 4 + length);
+    }
+  };
+  return {
+    socket,
+    answers,
+    ended: () => ended,
+    send: (...paths: string[]) => socket.write(paths.map((path) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`).join('')),
+  };
+}
+
+let server: NodeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const serve = async (app: Hono) => (server = await serveNode(app, { host: '127.0.0.1', port: 0 }));
+
+describe('serveNode: the drain before a stop', () => {
+  it('answers a kept-alive connection with Connection: close once draining, then ends it', async () => {
+    const { url } = await serve(heldApp().app);
+    const client = await rawConnection(url);
+    client.send('/now');
+    await vi.waitFor(() => expect(client.answers()).toHaveLength(1));
+    expect(client.answers()[0]?.connection).toBe('keep-alive');
+
+    server?.drain();
+    client.send('/now');
+    await vi.waitFor(() => expect(client.ended()).toBe(true));
+    expect(client.answers().map(({ status, connection }) => ({ status, connection }))).toEqual([
+      { status: 200, connection: 'keep-alive' },
+      { status: 200, connection: 'close' },
+    ]);
+  });
+
+  it('still accepts new connections while draining, and answers each once with Connection: close', async () => {
+    const { url } = await serve(heldApp().app);
+    server?.drain();
+    const client = await rawConnection(url);
+    client.send('/now');
+    await vi.waitFor(() => expect(client.ended()).toBe(true));
+    expect(client.answers()).toEqual([{ status: 200, connection: 'close', body: '{"ok":true}' }]);
+  });
+
+  it('closes a connection after the answer that was in flight when the drain began', async () => {
+    const held = heldApp();
+    const { url } = await serve(held.app);
+    const client = await rawConnection(url);
+    client.send('/held/a');
+    await vi.waitFor(() => expect(held.started.has('a')).toBe(true));
+    server?.drain();
+    held.release('a');
+    await vi.waitFor(() => expect(client.ended()).toBe(true));
+    expect(client.answers()).toEqual([{ status: 200, connection: 'close', body: '{"name":"a"}' }]);
+  });
+
+  it('answers every pipelined request already running, closing after the last one', async () => {
+    const held = heldApp();
+    const { url } = await serve(held.app);
+    const client = await rawConnection(url);
+    client.send('/held/first', '/held/second');
+    await vi.waitFor(() => expect(held.started).toEqual(new Set(['first', 'second'])));
+    server?.drain();
+    held.release('second');
+    held.release('first');
+    await vi.waitFor(() => expect(client.ended()).toBe(true));
+    expect(client.answers()).toEqual([
+      { status: 200, connection: 'keep-alive', body: '{"name":"first"}' },
+      { status: 200, connection: 'close', body: '{"name":"second"}' },
+    ]);
+  });
+
+  it('on close, stops accepting connections and lets the request in flight finish', async () => {
+    const held = heldApp();
+    const { url, port } = await serve(held.app);
+    const client = await rawConnection(url);
+    client.send('/held/slow');
+    await vi.waitFor(() => expect(held.started.has('slow')).toBe(true));
+    const closed = server?.close();
+    const refused = await new Promise<string>((resolve) => {
+      const late = connect(port, '127.0.0.1');
+      late.once('connect', () => resolve('accepted'));
+      late.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    });
+    expect(refused).toBe('ECONNREFUSED');
+    held.release('slow');
+    await closed;
+    expect(client.answers()).toEqual([{ status: 200, connection: 'close', body: '{"name":"slow"}' }]);
+  });
+});

@@ -1,0 +1,147 @@
+// A WEB_CONCURRENCY=2 cluster on MongoDB whose workers are killed with SIGKILL: a worker, then its
+// replacement 0.15 s after it forks; the same with the database down; and one slot killed 15
+// times in a row. The other worker answers throughout, replacements come later each time, and
+// the primary never stops by itself.
+import { mongoTest, startMongoProxy, withTestMongo, type MongoProxy, type TestMongo } from '@inkwell/adapters-mongo/testing';
+import type { RestartPolicy } from '@inkwell/app';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TEST_JWT_SECRET as JWT_SECRET } from '../support/fixtures.js';
+import { jsonRecords, startInkwell, type ChildServer } from '../support/start-inkwell.js';
+import { startTraffic, type Traffic } from '../support/traffic.js';
+
+type Line = Record<string, unknown>;
+
+/** The cluster's JSON lines so far. */
+const records = (server: ChildServer): Line[] => jsonRecords(server.child.lines);
+
+/** Resolves with the first line `match` accepts, once the cluster has written it. */
+async function line(server: ChildServer, match: (line: Line) => boolean): Promise<Line> {
+  let found: Line | undefined;
+  await vi.waitFor(
+    () => {
+      found = records(server).find(match);
+      expect(found).toBeDefined();
+    },
+    { timeout: 20_000, interval: 10 },
+  );
+  return found as Line;
+}
+
+/** The pids of the workers that said they listen. */
+const listeningPids = (server: ChildServer) =>
+  records(server)
+    .filter((record) => String(record.msg).startsWith('inkwell listening on'))
+    .map((record) => record.pid as number);
+
+const died = (pid: number) => (record: Line) => record.workerPid === pid && String(record.msg).startsWith(`worker ${pid} died`);
+const replacing = (pid: number) => (record: Line) => record.replacedPid === pid;
+const kill = (pid: number) => process.kill(pid, 'SIGKILL');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.skipIf(!mongoTest)('a cluster whose workers are killed', () => {
+  let mongo: TestMongo;
+  let server: ChildServer | undefined;
+  let traffic: Traffic | undefined;
+  let postId: string;
+
+  beforeAll(async () => {
+    mongo = await withTestMongo();
+  });
+  afterEach(async () => {
+    await traffic?.stop();
+    await server?.close();
+    traffic = undefined;
+    server = undefined;
+  });
+  afterAll(async () => {
+    await mongo?.cleanup();
+  });
+
+  /** A cluster on `url` with one post, and readers of it on new connections (so both workers get them). */
+  async function cluster(url: string, restartPolicy?: RestartPolicy): Promise<ChildServer> {
+    server = await startInkwell({ in: 'child', store: { url, database: mongo.database }, env: { JWT_SECRET, WEB_CONCURRENCY: '2' }, restartPolicy });
+    const created = await server.send('POST', '/posts', { title: 'Served throughout', body: 'b', authorId: 'a', published: true });
+    postId = ((await created.json()) as { post: { id: string } }).post.id;
+    traffic = startTraffic(server.url, { clients: 4, keepAlive: false, next: () => ({ method: 'GET', path: `/posts/${postId}` }) });
+    return server;
+  }
+
+  /** Every request sent since `since` (a performance.now() time) was answered `status`. */
+  const answeredSince = (since: number, status: number) => {
+    const outcomes = (traffic?.outcomes ?? []).filter((outcome) => outcome.sentAt >= since);
+    expect(outcomes.length).toBeGreaterThan(10);
+    expect(outcomes.filter((outcome) => outcome.status !== status)).toEqual([]);
+  };
+
+  it('replaces a killed worker after 1 s, and its replacement killed 0.15 s after its fork after 2 s, serving throughout', async () => {
+    const running = await cluster(mongo.url);
+    const [first] = listeningPids(running) as [number];
+    kill(first);
+    const death = await line(running, died(first));
+    const servedSince = performance.now();
+    const replacement = await line(running, replacing(first));
+    await sleep(150);
+    kill(replacement.workerPid as number);
+    const secondDeath = await line(running, died(replacement.workerPid as number));
+    const next = await line(running, replacing(replacement.workerPid as number));
+    await vi.waitFor(() => expect(listeningPids(running)).toContain(next.workerPid), { timeout: 20_000 });
+
+    expect([death.restartInMs, secondDeath.restartInMs]).toEqual([1000, 2000]);
+    expect((replacement.time as number) - (death.time as number)).toBeGreaterThanOrEqual(1000);
+    expect((next.time as number) - (secondDeath.time as number)).toBeGreaterThanOrEqual(2000);
+    answeredSince(servedSince, 200);
+    expect(records(running).filter((record) => record.level === 60)).toEqual([]);
+    expect(running.child.process.exitCode).toBeNull();
+  }, 40_000);
+
+  it('with the database down, keeps answering 503 through a death and a replacement that cannot start, and 200 within 1 s of its return', async () => {
+    const proxy: MongoProxy = await startMongoProxy(mongo.url);
+    try {
+      const running = await cluster(proxy.url);
+      const [first] = listeningPids(running) as [number];
+      await proxy.goDown();
+      const downSince = performance.now();
+      await vi.waitFor(() => expect(traffic?.outcomes.filter((outcome) => outcome.sentAt >= downSince && outcome.status === 503).length).toBeGreaterThan(0));
+      kill(first);
+      await line(running, died(first));
+      const servedSince = performance.now();
+      // The replacement cannot reach the database: its start fails, and it is replaced in turn.
+      const replacement = (await line(running, replacing(first))).workerPid as number;
+      const failed = await line(running, died(replacement));
+      expect(failed).toMatchObject({ code: 1, restartInMs: 2000 });
+      answeredSince(servedSince, 503);
+
+      await proxy.comeBack();
+      const backAt = performance.now();
+      await vi.waitFor(async () => expect((await fetch(`${running.url}/posts/${postId}`)).status).toBe(200), { timeout: 5000, interval: 20 });
+      expect(performance.now() - backAt).toBeLessThan(1000);
+      expect(running.child.process.exitCode).toBeNull();
+    } finally {
+      await proxy.close();
+    }
+  }, 40_000);
+
+  it('kills one slot 15 times in a row: each replacement later than the last, one crash-loop error, the other worker serving throughout', async () => {
+    // Production's delays would take minutes (1 s doubling to 30 s): the same policy, scaled down.
+    const policy = { firstDelayMs: 50, maxDelayMs: 200, windowMs: 10_000, crashLoopDeaths: 10 };
+    const running = await cluster(mongo.url, policy);
+    let victim = listeningPids(running)[0] as number;
+    kill(victim);
+    await line(running, died(victim));
+    const servedSince = performance.now();
+    for (let death = 1; death < 15; death++) {
+      victim = (await line(running, replacing(victim))).workerPid as number;
+      kill(victim);
+      await line(running, died(victim));
+    }
+    const last = (await line(running, replacing(victim))).workerPid as number;
+    await vi.waitFor(() => expect(listeningPids(running)).toContain(last), { timeout: 20_000 });
+
+    const deaths = records(running).filter((record) => String(record.msg).includes(' died ('));
+    expect(deaths.map((record) => record.restartInMs)).toEqual([50, 100, 200, ...Array<number>(12).fill(200)]);
+    const errors = records(running).filter((record) => record.level === 50);
+    expect(errors).toEqual([expect.objectContaining({ recentDeaths: 11, msg: expect.stringMatching(/^workers keep dying/) as unknown })]);
+    answeredSince(servedSince, 200);
+    expect(running.child.process.exitCode).toBeNull();
+  }, 60_000);
+});
