@@ -1,4 +1,4 @@
-import type { PostAccessMode } from '@inkwell/domain';
+import type { MessageKind, PostAccessMode } from '@inkwell/domain';
 import type { Collection, Db, ObjectId } from 'mongodb';
 
 /** A session as stored inside its user's document. The id is random: tokens carry it, the database never holds a token. */
@@ -101,4 +101,35 @@ export interface DeploymentDocument {
 /** The `deployment` collection, typed by its documents. */
 export function deploymentCollection(db: Db): Collection<DeploymentDocument> {
   return db.collection<DeploymentDocument>('deployment');
+}
+
+/**
+ * A message waiting in the outbox (see MongoOutbox): the domain's fields, the id as the
+ * document's ObjectId, the link's token sealed, and who holds it until when.
+ */
+export interface OutboxDocument {
+  _id: ObjectId;
+  kind: MessageKind;
+  to: string;
+  userId?: string;
+  /**
+   * The link's token, sealed: AES-256-GCM under the outbox key, with the message's id as
+   * associated data; base64url of the 12-byte nonce, the ciphertext and the 16-byte tag. Never in clear.
+   */
+  sealedToken?: string;
+  requestedAt: number;
+  newEmail?: string;
+  /** Failed attempts so far. */
+  attempts: number;
+  /** When it is next due, in milliseconds since the Unix epoch. */
+  nextAttemptAt: number;
+  /** The process that holds it, or null when none does. */
+  holder: string | null;
+  /** Until when `holder` holds it; 0 when nobody does. */
+  leaseUntil: number;
+}
+
+/** The `outbox` collection, typed by its documents. */
+export function outboxCollection(db: Db): Collection<OutboxDocument> {
+  return db.collection<OutboxDocument>('outbox');
 }
