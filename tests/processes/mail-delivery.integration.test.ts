@@ -6,6 +6,7 @@
 import { mongoTest, withTestMongo, type TestMongo } from '@inkwell/adapters-mongo/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, TEST_JWT_SECRET } from '../support/fixtures.js';
+import type { ReceivedMail } from '@inkwell/app/testing';
 import { APP_URL, kindOf, MAIL_FROM, mailForProcesses, tokenOf, type MailForProcesses } from '../support/mail.js';
 import { call } from '../support/one-service.js';
 import { startInkwell, type ChildServer } from '../support/start-inkwell.js';
@@ -41,35 +42,47 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
     return server;
   }
   const signUp = (url: string, email: string) => call(url, 'POST', '/auth/signup', { email, name: 'Mo', password: PASSWORD });
+  const askForReset = (url: string, email: string) => call(url, 'POST', '/auth/password-reset', { email });
   const waiting = () => mongo.db.collection('outbox').countDocuments();
+  /** An account, its verification mail delivered (or, with the server down, waiting). */
+  async function account(url: string, email: string): Promise<void> {
+    const received = mail.server.received.length;
+    expect((await signUp(url, email)).status).toBe(201);
+    if (mail.server.listening()) await mail.server.waitFor(received + 1);
+  }
 
-  it('answers at once while the mail server is down, and delivers once it is back', async () => {
-    await mail.server.stop();
+  it('answers 202 at once while the mail server is down, and delivers once it is back: a reset that works', async () => {
     const inkwell = await startProcess();
-    expect((await signUp(inkwell.url, 'down@example.com')).status).toBe(201);
+    await account(inkwell.url, 'down@example.com');
+    await mail.server.stop();
+    const received = mail.server.received.length;
+    expect(await askForReset(inkwell.url, 'down@example.com')).toMatchObject({ status: 202, body: {} });
     // Tried, refused, and kept: the outbox holds it, its token sealed.
     await inkwell.child.waitForLine(/mail: not accepted by the mail server/);
     const stored = await mongo.db.collection('outbox').find({}).toArray();
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ kind: 'email-verification', to: 'down@example.com', attempts: 1, holder: null });
+    expect(stored[0]).toMatchObject({ kind: 'password-reset', to: 'down@example.com', attempts: 1, holder: null });
 
     await mail.server.start();
-    const [received] = await mail.server.waitFor(1, 15_000);
-    expect(received?.envelope).toEqual({ from: 'no-reply@inkwell.test', to: ['down@example.com'] });
-    expect(received?.from).toBe(MAIL_FROM);
-    expect(received?.subject).toBe('Confirm your e-mail address on app.inkwell.test');
-    expect(received?.messageId).toMatch(MESSAGE_ID);
-    expect(received?.secure).toBe(true);
-    expect(received?.link).toMatch(new RegExp(`^${APP_URL}/verify-email\\?token=[A-Za-z0-9_-]{43}$`));
-    // The token the mail carries was never in the outbox in clear.
-    expect(JSON.stringify(stored)).not.toContain(tokenOf(received as NonNullable<typeof received>));
+    const reset = (await mail.server.waitFor(received + 1, 15_000))[received] as ReceivedMail;
+    expect(reset.envelope).toEqual({ from: 'no-reply@inkwell.test', to: ['down@example.com'] });
+    expect(reset.from).toBe(MAIL_FROM);
+    expect(reset.subject).toBe('Reset your password on app.inkwell.test');
+    expect(reset.messageId).toMatch(MESSAGE_ID);
+    expect(reset.secure).toBe(true);
+    expect(reset.link).toMatch(new RegExp(`^${APP_URL}/reset-password\\?token=[A-Za-z0-9_-]{43}$`));
+    // The token the mail carries was never in the outbox in clear, and it works.
+    expect(JSON.stringify(stored)).not.toContain(tokenOf(reset));
+    const confirmed = await call(inkwell.url, 'POST', '/auth/password-reset/confirm', { token: tokenOf(reset), newPassword: 'a new password' });
+    expect(confirmed.status).toBe(200);
     await expect.poll(waiting).toBe(0);
   }, 60_000);
 
   it('delivers after a restart a message whose process was killed after the answer, before delivery', async () => {
-    await mail.server.stop();
     const before = await startProcess();
-    expect((await signUp(before.url, 'crash@example.com')).status).toBe(201);
+    await account(before.url, 'crash@example.com');
+    await mail.server.stop();
+    expect((await askForReset(before.url, 'crash@example.com')).status).toBe(202);
     await before.child.waitForLine(/mail: not accepted by the mail server/);
     await before.close(); // SIGKILL: nothing of the process survives but what it stored
     expect(await waiting()).toBe(1);
@@ -78,15 +91,17 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
     const received = mail.server.received.length;
     await startProcess();
     const mails = await mail.server.waitFor(received + 1, 20_000);
-    expect(mails.slice(received).map((m) => [m.envelope.to, kindOf(m)])).toEqual([[['crash@example.com'], 'email-verification']]);
+    expect(mails.slice(received).map((m) => [m.envelope.to, kindOf(m)])).toEqual([[['crash@example.com'], 'password-reset']]);
     await expect.poll(waiting).toBe(0);
   }, 60_000);
 
   it('lets another process take over a message whose process died holding it, within 30 s, with the same Message-ID', async () => {
     const holding = await startProcess();
+    await account(holding.url, 'held@example.com');
     const held = mail.server.holdNext();
     const received = mail.server.received.length;
-    expect((await signUp(holding.url, 'held@example.com')).status).toBe(201);
+    // Answered while the mail server holds this very mail unanswered: no answer waits for mail.
+    expect((await askForReset(holding.url, 'held@example.com')).status).toBe(202);
     // The mail server has the mail and has not answered: the process holds the message.
     const first = await held.arrived;
     const other = await startProcess();
@@ -98,6 +113,7 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
     const tookOverIn = Date.now() - killedAt;
     const [kept, second] = mails.slice(received);
     expect(tookOverIn).toBeLessThan(30_000);
+    expect(kindOf(first)).toBe('password-reset');
     expect(kept?.messageId).toBe(first.messageId);
     expect(second?.messageId).toBe(first.messageId);
     expect(second?.link).toBe(first.link);

@@ -14,10 +14,12 @@ async function refusal(env: Record<string, string>) {
 }
 
 describe('mail at start-up', () => {
-  it('is off in production without MAIL_URL: one start-up line says so, and the server serves', async () => {
+  it('is off in production without MAIL_URL: one start-up line says so, and the server serves without the mail endpoints', async () => {
     const inkwell = await startInkwell({ in: 'child', ready: 'spawned', store: 'memory', env: PRODUCTION });
     try {
-      await inkwell.listening(20_000);
+      const url = await inkwell.listening(20_000);
+      const reset = await fetch(`${url}/auth/password-reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"a@example.com"}' });
+      expect([reset.status, await reset.json()]).toEqual([404, { error: 'Not found' }]);
       const mailLines = jsonRecords(inkwell.lines).filter((record) => String(record.msg).startsWith('mail'));
       expect(mailLines.map((record) => [record.level, record.msg])).toEqual([
         [40, 'mail: off (MAIL_URL is unset and NODE_ENV=production). Password reset and e-mail verification are not served; set MAIL_URL to an smtp:// or smtps:// server to turn them on.'],

@@ -63,8 +63,10 @@ export interface TestMailServer {
   holdNext(): HeldMail;
   /** Stops listening: connections are refused, as to a mail server that is down. */
   stop(): Promise<void>;
-  /** Listens again on the same port. */
+  /** Listens again on the same port (nothing when it listens). */
   start(): Promise<void>;
+  /** Whether it listens now. */
+  listening(): boolean;
   close(): Promise<void>;
 }
 
@@ -123,6 +125,7 @@ export async function startTestMailServer(options: TestMailServerOptions = {}): 
   let server: SMTPServer | undefined;
   let port = 0;
   const start = async () => {
+    if (server) return;
     const next = new SMTPServer(settings);
     // A client that gives up (an untrusted certificate, a process killed mid-mail) is an error of
     // the connection, which the test reads from what its client saw.
@@ -174,6 +177,7 @@ export async function startTestMailServer(options: TestMailServerOptions = {}): 
     },
     stop,
     start,
+    listening: () => server !== undefined,
     close: stop,
   };
 }
