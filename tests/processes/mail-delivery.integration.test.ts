@@ -32,11 +32,11 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
   });
 
   /** An inkwell process in production mode on the test database, mailing through the test server. */
-  async function startProcess(): Promise<ChildServer> {
+  async function startProcess(env: Record<string, string> = {}): Promise<ChildServer> {
     const server = await startInkwell({
       in: 'child',
       store: mongo,
-      env: { NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...mail.env },
+      env: { NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...mail.env, ...env },
     });
     running.push(server);
     return server;
@@ -121,5 +121,30 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
     await expect.poll(waiting).toBe(0);
     // The process that took it over says so (its lines reach stdout in batches).
     await other.child.waitForLine(/"msg":"mail: sent"/, 5_000);
+  }, 60_000);
+
+  it('stops claiming when its drain starts, finishes the send in flight, exits 0, and leaves the mail asked for meanwhile to the others', async () => {
+    const stopping = await startProcess({ SHUTDOWN_DRAIN_SECONDS: '2' });
+    await account(stopping.url, 'drain@example.com');
+    await account(stopping.url, 'later@example.com');
+    const held = mail.server.holdNext();
+    const received = mail.server.received.length;
+    expect((await askForReset(stopping.url, 'drain@example.com')).status).toBe(202);
+    await held.arrived;
+
+    stopping.child.process.kill('SIGTERM');
+    await stopping.child.waitForLine(/shutting down: draining/);
+    // Still serving while it drains, and the mail asked for now is stored, but not claimed here.
+    expect((await askForReset(stopping.url, 'later@example.com')).status).toBe(202);
+    held.release('accept');
+    expect(await stopping.child.exited).toBe(0);
+    expect(stopping.child.lines.findIndex((line) => line.includes('"msg":"mail: sent"'))).toBeLessThan(stopping.child.lines.findIndex((line) => line.includes('"msg":"stopped"')));
+    const left = await mongo.db.collection('outbox').find({}).toArray();
+    expect(left.map((message) => [message.to, message.attempts, message.holder])).toEqual([['later@example.com', 0, null]]);
+
+    await startProcess();
+    const mails = await mail.server.waitFor(received + 2, 20_000);
+    expect(mails.slice(received).map((m) => `${m.envelope.to.join()} ${kindOf(m)}`)).toEqual(['drain@example.com password-reset', 'later@example.com password-reset']);
+    await expect.poll(waiting).toBe(0);
   }, 60_000);
 });
