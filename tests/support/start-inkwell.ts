@@ -53,6 +53,8 @@ export interface InProcessOptions {
   readonly linger?: Partial<LingerBounds>;
   /** `'real'` for the app's own bcrypt pool (timing and hash tests), or a hasher of the test's own; fake by default. */
   readonly hasher?: 'fake' | 'real' | PasswordHasher;
+  /** A clock of the test's own; by default a manual one that stands still at the time the server started. */
+  readonly clock?: ManualClock;
 }
 
 /** Where a child process keeps its data: `DB_URL=memory:`, or a MongoDB (`DB_URL`, and `DB_DATABASE` when given). */
@@ -179,8 +181,7 @@ async function startApp({ store: realStore, env = {} }: InAppOptions): Promise<A
   return { inkwell, clock, hasher, logger, faults, close: () => inkwell.close() };
 }
 
-async function startInProcess({ store, env = {}, timeouts, linger, hasher: which }: InProcessOptions): Promise<InProcessServer> {
-  const clock = manualClock(Date.now());
+async function startInProcess({ store, env = {}, timeouts, linger, hasher: which, clock = manualClock(Date.now()) }: InProcessOptions): Promise<InProcessServer> {
   const hasher = fakePasswordHasher();
   const counted = countingStore(store);
   const { logger, capture } = capturedPino();

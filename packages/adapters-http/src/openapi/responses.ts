@@ -4,7 +4,7 @@
 import { isDomainError, parseInput, type DomainErrorCode, type ValidationIssue } from '@inkwell/domain';
 import { domainFailures, httpFailures, type HttpFailure } from '../http-errors.js';
 import type { AnySchema, JsonSchema } from './converter.js';
-import type { OpenApiExample, OpenApiHeader, OpenApiMediaType, OpenApiResponse } from './types.js';
+import type { OpenApiExample, OpenApiHeader, OpenApiMediaType, OpenApiResponse, OtherBadRequests } from './types.js';
 
 /** A failure a response documents: one of the domain's codes or one of HTTP's own. */
 export type Failure = DomainErrorCode | HttpFailure;
@@ -59,7 +59,7 @@ export function errorResponse(description: string, failures: readonly Failure[],
  * The 400 of an operation. The validation example is what the domain's own schema reports for
  * `invalidSample`, so its issues are real. Operations with a body can also answer `Invalid JSON body`.
  */
-export function badRequest(schema: AnySchema, invalidSample: unknown, hasBody: boolean): OpenApiResponse {
+export function badRequest(schema: AnySchema, invalidSample: unknown, hasBody: boolean, also?: OtherBadRequests): OpenApiResponse {
   const validation: OpenApiExample = {
     summary: domainFailures.ValidationFailed.error,
     value: { error: domainFailures.ValidationFailed.error, issues: issuesOf(schema, invalidSample) },
@@ -70,8 +70,9 @@ export function badRequest(schema: AnySchema, invalidSample: unknown, hasBody: b
     });
   }
   const validationOrError = { oneOf: [ref('ValidationError'), ref('Error')] };
-  return json('The body is not a JSON object, or fails validation (every problem is listed).', validationOrError, {
-    examples: Object.fromEntries([['ValidationFailed', validation], errorExample('InvalidJsonBody')]),
+  const description = `The body is not a JSON object, or fails validation (every problem is listed)${also ? `; or ${also.description}` : ''}.`;
+  return json(description, validationOrError, {
+    examples: Object.fromEntries([['ValidationFailed', validation], errorExample('InvalidJsonBody'), ...(also?.failures ?? []).map(errorExample)]),
   });
 }
 
