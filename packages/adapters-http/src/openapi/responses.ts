@@ -112,14 +112,19 @@ export const serverFailures = {
   ]),
 } as const;
 
-/** Signup and login hash passwords in a bounded pool: they can also be refused as busy. */
-export const hashingServerFailures = {
+/** An operation that hashes a password in the bounded pool: it can also be refused as busy. */
+export const hashingBusyFailures = {
   ...serverFailures,
   '503': errorResponse(
     'The database cannot be reached, or the password-hashing queue is full (then with `Retry-After`).',
     ['StoreUnavailable', 'ServerBusy'],
     retryAfter,
   ),
+} as const;
+
+/** Signup and login hash passwords in a bounded pool, under abuse limits: busy, or too many attempts. */
+export const hashingServerFailures = {
+  ...hashingBusyFailures,
   '429': errorResponse('Too many attempts from this client or for this account; wait `Retry-After` seconds.', ['TooManyAttempts'], retryAfter),
 } as const;
 
