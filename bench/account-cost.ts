@@ -8,17 +8,30 @@
 // mail; "signup 2 ms apart" leaves it the time to, as signups that do not come back to back do.
 //
 //   pnpm -s build && tsx bench/account-cost.ts --before <checkout with packages/app/dist built> [--rounds 5]
+//   tsx bench/account-cost.ts --before <checkout> --instructions [--warmup 20000] [--requests 2000]
 //
 // Reports p50 and p90 milliseconds per answer, and the server process's CPU (every thread, from
 // /proc, 10 ms ticks summed over the rounds) per request. Writes bench/results/account-cost.json.
+// With --instructions it counts instead, as bench/instructions.ts does, the instructions per
+// signup and per login on each server's main thread under callgrind (about 1.5 minutes a server),
+// and writes bench/results/account-instructions.json.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { send, sendExpecting, type Call } from './lib/http-client.js';
-import { freePort, repositoryRoot, startServer, type ServerProcess } from './lib/processes.js';
+import { callgrindControl, hasValgrind, readDump, startCounted } from './lib/callgrind.js';
+import { send, sendExpecting, sendMany, type Call } from './lib/http-client.js';
+import { freePort, repositoryRoot, startServer, type ServerProcess, type ServerSpec } from './lib/processes.js';
 import { median, percentile, round } from './lib/stats.js';
 
-const { values: options } = parseArgs({ options: { before: { type: 'string' }, rounds: { type: 'string', default: '5' } } });
+const { values: options } = parseArgs({
+  options: {
+    before: { type: 'string' },
+    rounds: { type: 'string', default: '5' },
+    instructions: { type: 'boolean', default: false },
+    warmup: { type: 'string', default: '20000' },
+    requests: { type: 'string', default: '2000' },
+  },
+});
 if (!options.before || !existsSync(resolve(options.before, 'packages/app/dist/index.js'))) {
   console.error('usage: tsx bench/account-cost.ts --before <checkout with packages/app/dist built> [--rounds 5]');
   process.exit(2);
@@ -33,11 +46,17 @@ type Version = (typeof VERSIONS)[number];
 type Kind = keyof typeof PER_ROUND;
 const KINDS = Object.keys(PER_ROUND) as Kind[];
 
-/** A server process of `checkout`'s build; answers it with the token of an account that only reads /me. */
-async function serve(version: Version, checkout: string): Promise<{ server: ServerProcess; token: string }> {
+const checkouts: Record<Version, string> = { before: resolve(options.before), after: repositoryRoot, 'after, mail off': repositoryRoot };
+
+/** How a server process of `version` starts. */
+function specOf(version: Version): ServerSpec {
   const mail: Record<string, string> = version === 'after, mail off' ? { NODE_ENV: 'production' } : { MAIL_URL: 'log:' };
-  const env = { DB_URL: 'memory:', JWT_SECRET: 'bench-account-cost-secret-0123456789abcdef', SIGNUP_MAX_PER_ADDRESS: '1000000', LOG_LEVEL: 'silent', ...mail };
-  const server = await startServer({ name: version, args: ['--import', 'tsx', 'bench/account-server.ts', checkout], env, readyPath: '/health' }, await freePort());
+  const env = { DB_URL: 'memory:', JWT_SECRET: 'bench-account-cost-secret-0123456789abcdef', SIGNUP_MAX_PER_ADDRESS: '100000000', LOG_LEVEL: 'silent', ...mail };
+  return { name: version, args: ['--import', 'tsx', 'bench/account-server.ts', checkouts[version]], env, readyPath: '/health' };
+}
+
+/** Answers `server` with the token of an account that only reads /me, once the login account exists too. */
+async function prepare(server: ServerProcess): Promise<{ server: ServerProcess; token: string }> {
   const signUp = (email: string) => sendExpecting<{ token: string }>(server.url, { method: 'POST', path: '/auth/signup', body: JSON.stringify({ email, name: 'B', password: PASSWORD }) }, 201);
   // GET /me's account never logs in, so no login past the session bound ends its session.
   const { token } = await signUp('me@example.com');
@@ -45,11 +64,7 @@ async function serve(version: Version, checkout: string): Promise<{ server: Serv
   return { server, token };
 }
 
-const servers: Record<Version, Awaited<ReturnType<typeof serve>>> = {
-  before: await serve('before', resolve(options.before)),
-  after: await serve('after', repositoryRoot),
-  'after, mail off': await serve('after, mail off', repositoryRoot),
-};
+const servers = {} as Record<Version, { server: ServerProcess; token: string }>;
 let signups = 0;
 const calls: Record<Kind, (version: Version) => Call> = {
   signup: () => ({ method: 'POST', path: '/auth/signup', body: JSON.stringify({ email: `s${++signups}@example.com`, name: 'S', password: PASSWORD }) }),
@@ -58,6 +73,39 @@ const calls: Record<Kind, (version: Version) => Call> = {
   me: (version) => ({ method: 'GET', path: '/me', headers: { authorization: `Bearer ${servers[version].token}` } }),
 };
 
+if (options.instructions) {
+  if (!hasValgrind()) process.exit(1);
+  const [warmup, requests] = [Number(options.warmup), Number(options.requests)];
+  const rows: { kind: Kind; version: Version; mainThread: number; allThreads: number }[] = [];
+  for (const kind of ['signup', 'login'] as const) {
+    for (const version of VERSIONS) {
+      const outDir = `${repositoryRoot}bench/results/raw/account-instructions/${kind}-${version.replace(/\W+/g, '-')}/`;
+      const server = await startCounted(specOf(version), outDir);
+      try {
+        await prepare(server);
+        await sendMany(server.url, warmup, 8, () => calls[kind](version), kind === 'signup' ? 201 : 200);
+        callgrindControl(server.pid, '-i', 'on');
+        await sendMany(server.url, requests, 8, () => calls[kind](version), kind === 'signup' ? 201 : 200);
+        callgrindControl(server.pid, '-d');
+      } finally {
+        await server.stop();
+      }
+      const { mainThread, allThreads } = readDump(outDir);
+      rows.push({ kind, version, mainThread: round(mainThread / requests / 1000, 1), allThreads: round(allThreads / requests / 1000, 1) });
+      process.stdout.write(`${kind}, ${version}: ${(rows.at(-1) as { mainThread: number }).mainThread}k instructions per request on the main thread\n`);
+    }
+  }
+  const lines = ['| Request | Build | k instructions per request, main thread | all threads |', '|---|---|---:|---:|'];
+  for (const row of rows) lines.push(`| ${row.kind} | ${row.version} | ${row.mainThread}k | ${row.allThreads}k |`);
+  process.stdout.write(`\n${lines.join('\n')}\n`);
+  writeFileSync(
+    `${repositoryRoot}bench/results/account-instructions.json`,
+    `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, before: options.before, warmup, requests, rows }, null, 2)}\n`,
+  );
+  process.exit(0);
+}
+
+for (const version of VERSIONS) servers[version] = await prepare(await startServer(specOf(version), await freePort()));
 const samples = new Map<string, { ms: number[]; cpuMicros: number; count: number }>();
 async function measure(version: Version, kind: Kind): Promise<void> {
   const key = `${kind}|${version}`;
