@@ -4,12 +4,13 @@
 // posts access mode, since each mode serves its own document.
 import { domainFailures, type OpenApiDocument } from '@inkwell/adapters-http';
 import { DomainError, POST_ACCESS_MODES, type DomainErrorCode, type PasswordHasher, type Post, type PostPage } from '@inkwell/domain';
-import { fakePasswordHasher, manualClock } from '@inkwell/domain/testing';
+import { fakePasswordHasher, manualClock, recordingMailSender } from '@inkwell/domain/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, createInkwell, type Inkwell, openStore } from '@inkwell/app';
 import { GONE_USER_ID, issueToken } from '../support/tokens.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { withFaults, type RepositoryMethod, type StoreFaults } from '../support/faulty-store.js';
+import { mailOnDemand, type MailUnderTest } from '../support/start-inkwell.js';
 import { MiB, PASSWORD, TEST_JWT_SECRET, alice } from '../support/fixtures.js';
 import { openApiChecker, type OpenApiChecker } from './openapi-checker.js';
 import { DOCUMENTED_OPERATIONS } from './operations.js';
@@ -51,6 +52,7 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
   let checker: OpenApiChecker;
   let storeUp = true;
   let goneUserToken: string;
+  let mail: MailUnderTest;
   /** Writes the common post tests' posts: anonymous when posts are open, signed in when they have owners. */
   let author: Account;
   /** Someone who is not the author (with owners only). */
@@ -120,7 +122,9 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     const wrapped = withFaults(await openStore(config));
     faults = wrapped.faults;
     const store = { ...wrapped.store, ping: async () => storeUp };
-    inkwell = await createInkwell(config, captureLogger(), { store, clock, hasher });
+    const mailer = recordingMailSender();
+    inkwell = await createInkwell(config, captureLogger(), { store, clock, hasher, mailer });
+    mail = mailOnDemand(inkwell, store, clock, mailer) as MailUnderTest;
     const served = await inkwell.app.request('/openapi.json');
     expect(served.status).toBe(200);
     checker = openApiChecker((await served.json()) as OpenApiDocument);
@@ -423,6 +427,71 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     storeUp = true;
     inkwell.markStopping();
     expect(await call('GET', '/health')).toEqual({ status: 'stopping' });
+  });
+
+  /** The token of the last mail of `kind` to `to`, once what is due is delivered. */
+  async function mailedToken(kind: string, to: string): Promise<string> {
+    await mail.deliver();
+    const token = mail.sender.sent.filter((sent) => sent.kind === kind && sent.to === to).at(-1)?.token;
+    expect(token).toEqual(expect.any(String));
+    return token as string;
+  }
+
+  it('POST /auth/password-reset: 202, 400, 413, 415, 429, 500, 503', async () => {
+    const fromProxy = { 'x-forwarded-for': '203.0.113.30' };
+    await send('POST', '/auth/password-reset', { email: 'reset-limit@example.com' }, fromProxy);
+    await send('POST', '/auth/password-reset', { email: 'not-an-email' });
+    await badBodies('POST', '/auth/password-reset');
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await inkwell.app.request('/auth/password-reset', { method: 'POST', headers: { ...JSON_HEADERS, ...fromProxy }, body: JSON.stringify({ email: 'reset-limit@example.com' }) });
+      statuses.push(res.status);
+      await checker.check('POST', '/auth/password-reset', res);
+    }
+    expect(statuses).toEqual([202, 202, 429]);
+    await storeFailures('outbox.add', () => send('POST', '/auth/password-reset', { email: 'reset-store@example.com' }));
+  });
+
+  it('POST /auth/password-reset/confirm: 200, 400 (validation, token), 413, 415, 500, 503', async () => {
+    await signedUp('confirm@example.com');
+    clock.advance(1);
+    await send('POST', '/auth/password-reset', { email: 'confirm@example.com' });
+    const token = await mailedToken('password-reset', 'confirm@example.com');
+    await send('POST', '/auth/password-reset/confirm', { token, newPassword: 'short' });
+    await send('POST', '/auth/password-reset/confirm', { token: 'not-a-token', newPassword: PASSWORD });
+    await badBodies('POST', '/auth/password-reset/confirm');
+    hasher.refuse(new DomainError('ServerBusy', undefined, { retryAfterSeconds: 1 }));
+    await send('POST', '/auth/password-reset/confirm', { token, newPassword: PASSWORD });
+    hasher.refuse(undefined);
+    await storeFailures('users.resetPassword', () => send('POST', '/auth/password-reset/confirm', { token, newPassword: PASSWORD }));
+    await send('POST', '/auth/password-reset/confirm', { token, newPassword: PASSWORD });
+    expect(await send('POST', '/auth/password-reset/confirm', { token, newPassword: PASSWORD })).toEqual(failure('InvalidLinkToken'));
+  });
+
+  it('POST /auth/verify-email: 200, 400 (validation, token), 413, 415, 500, 503', async () => {
+    await signedUp('verify@example.com');
+    const token = await mailedToken('email-verification', 'verify@example.com');
+    await send('POST', '/auth/verify-email', { token: 42 });
+    await send('POST', '/auth/verify-email', { token: 'not-a-token' });
+    await badBodies('POST', '/auth/verify-email');
+    await storeFailures('users.verifyEmail', () => send('POST', '/auth/verify-email', { token }));
+    await send('POST', '/auth/verify-email', { token });
+  });
+
+  it('POST /me/verify-email: 202, 401, 409, 429, 500, 503', async () => {
+    const account = await signedUp('resend@example.com');
+    const resend = (headers: HeaderMap = account.headers) => call('POST', '/me/verify-email', { headers });
+    await tokenRefusals((headers) => resend(headers));
+    await storeFailures('outbox.add', () => resend());
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await inkwell.app.request('/me/verify-email', { method: 'POST', headers: account.headers });
+      statuses.push(res.status);
+      await checker.check('POST', '/me/verify-email', res);
+    }
+    expect(statuses).toEqual([202, 202, 202, 429]);
+    await send('POST', '/auth/verify-email', { token: await mailedToken('email-verification', 'resend@example.com') });
+    expect(await resend()).toEqual(failure('EmailAlreadyVerified'));
   });
 
   it('has exercised every documented status of every operation (runs last)', () => {

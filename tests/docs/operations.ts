@@ -22,8 +22,11 @@ const OPEN_OPERATIONS = [
   'GET /health/live',
 ];
 
-/** Every operation a server in each posts access mode serves and documents, as `METHOD /path`. */
+/** What a server with mail on serves besides (the default outside production). */
+export const MAIL_OPERATIONS = ['POST /auth/password-reset', 'POST /auth/password-reset/confirm', 'POST /auth/verify-email', 'POST /me/verify-email'];
+
+/** Every operation a server in each posts access mode serves and documents with mail on, as `METHOD /path`. */
 export const DOCUMENTED_OPERATIONS: Readonly<Record<PostAccessMode, readonly string[]>> = {
-  open: OPEN_OPERATIONS,
-  owner: [...OPEN_OPERATIONS, 'GET /me/posts'],
+  open: [...OPEN_OPERATIONS, ...MAIL_OPERATIONS],
+  owner: [...OPEN_OPERATIONS, ...MAIL_OPERATIONS, 'GET /me/posts'],
 };

@@ -5,7 +5,8 @@
 import { memoryStore } from '@inkwell/app';
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { manualClock, type ManualClock } from '@inkwell/domain/testing';
 import { startInkwell, type InProcessServer } from '../support/start-inkwell.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -48,6 +49,12 @@ function runWalkthrough(script: string, server: InProcessServer): Promise<string
   });
 }
 
+/** A manual clock that also moves with real time. */
+function passingClock(): ManualClock {
+  const offset = manualClock(0);
+  return { ...offset, now: () => Date.now() + offset.now() };
+}
+
 /** Expects `printed` to show each of `answers`, in that order. */
 function expectInOrder(printed: string, answers: readonly (string | RegExp)[]): void {
   let from = 0;
@@ -71,7 +78,7 @@ describe.skipIf(missing.length > 0)("the README's walk-throughs, pasted into bas
     const blocks = [...shellBlocks('Endpoints'), ...shellBlocks('Sessions')];
     expect(blocks).toHaveLength(2);
     const printed = await runWalkthrough(blocks.join('\n'), server);
-    const user = /\{"user":\{"id":"([0-9a-f]+)","email":"alice@example.com","name":"Alice"\}\}/;
+    const user = /\{"user":\{"id":"([0-9a-f]+)","email":"alice@example.com","name":"Alice","emailVerified":false\}\}/;
     const aliceId = user.exec(printed)?.[1];
     expect(aliceId).toBeDefined();
     expectInOrder(printed, [
@@ -81,10 +88,36 @@ describe.skipIf(missing.length > 0)("the README's walk-throughs, pasted into bas
       /\{"sessions":\[[^\]]*"current":true[^\]]*\]\}/,
       /\{"token":"[^"]+","user":/,
       /HTTP\/1\.1 401[\s\S]*www-authenticate: Bearer realm="inkwell", error="invalid_token"[\s\S]*\{"error":"Invalid token"\}/i,
-      `{"user":{"id":"${aliceId}","email":"alice@example.com","name":"Alice"}}`,
+      `{"user":{"id":"${aliceId}","email":"alice@example.com","name":"Alice","emailVerified":false}}`,
       '{"posts":[],"pagination":{"total":0,"page":1,"perPage":20,"lastPage":1}}',
     ]);
     expect(printed).not.toMatch(/"error":"(?!Invalid token)/);
+  });
+
+  it('Recovering an account: the reset link appears in the server\'s log (log:), and its token, pasted in, sets a new password', async () => {
+    // Time passes, as it does for a reader: a reset asked for in the very millisecond of the
+    // signup would not be newer than the account's password, and would be dropped.
+    server = await startInkwell({ in: 'process', store: memoryStore(), clock: passingClock() });
+    const blocks = shellBlocks('Recovering an account');
+    expect(blocks).toHaveLength(2);
+    const asked = await runWalkthrough(blocks[0] as string, server);
+    expectInOrder(asked, [/\{"id":"[0-9a-f]+","email":"bob@example.com","name":"Bob","emailVerified":false\}/, '{}']);
+    // What the reader copies: the link of the mail line the server logged.
+    const link = await vi.waitFor(() => {
+      const found = server?.log.records().flatMap((record) => {
+        const mail = record.mail as { link?: string } | undefined;
+        return mail?.link?.startsWith('http://localhost:3000/reset-password?token=') ? [mail.link] : [];
+      });
+      expect(found).toHaveLength(1);
+      return (found as string[])[0] as string;
+    });
+    const token = new URL(link).searchParams.get('token') as string;
+    const placeholder = "RESET='the token from the link'";
+    expect(blocks[1]).toContain(placeholder);
+    const confirmed = await runWalkthrough((blocks[1] as string).replace(placeholder, `RESET='${token}'`), server);
+    expect(confirmed).toMatch(/^\{"token":"[^"]+","user":\{"id":"[0-9a-f]+","email":"bob@example.com","name":"Bob","emailVerified":true\}\}/);
+    const login = await server.send('POST', '/auth/login', { email: 'bob@example.com', password: 'battery staple' });
+    expect(login.status).toBe(200);
   });
 
   it('Owned posts: a draft of the caller is listed at /me/posts, then published', async () => {

@@ -43,7 +43,7 @@ describe('the typed client (hono/client over AppType) against a running server',
     expect(user).toStrictEqual(session.user);
 
     const me = await api.me.$get({}, { headers: { authorization: `Bearer ${token}` } });
-    expect(await me.json()).toStrictEqual({ user: { id: user.id, email: 'bob@example.com', name: 'Bob' } });
+    expect(await me.json()).toStrictEqual({ user: { id: user.id, email: 'bob@example.com', name: 'Bob', emailVerified: false } });
     expectTypeOf<Awaited<ReturnType<typeof me.json>>['user']>().toExtend<PublicUser>();
 
     const created = await api.posts.$post({ json: { title: 'Draft', body: 'Not yet', authorId: user.id } });

@@ -74,7 +74,7 @@ export function describeAccountRaceReproductions(factory: StoreFactory): void {
     async function account(server: InProcessServer, email: string, hash: string, sessions = 2) {
       const now = server.clock.now();
       const times = { createdAt: now, expiresAt: now + SEVEN_DAYS_MS };
-      const { user, session } = await store.users.insert({ email, name: 'Racer', passwordHash: hash, createdAt: now, updatedAt: now }, times);
+      const { user, session } = await store.users.insert({ email, name: 'Racer', passwordHash: hash, emailVerified: false, createdAt: now, updatedAt: now }, times);
       const ids = [session.id];
       for (let i = 1; i < sessions; i++) ids.push(((await store.users.startSession(user.id, times, 20, now)) as { id: string }).id);
       const tokens = await Promise.all(ids.map((sessionId) => issueToken(user.id, server.clock, { sessionId })));

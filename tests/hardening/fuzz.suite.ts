@@ -410,6 +410,10 @@ const STORED_USER_FIELDS = new Set([
   'tokensWithoutSessionEndedAt',
   'keptTokenWithoutSession',
   'deletingUntil',
+  'emailVerified',
+  'passwordChangedAt',
+  'passwordReset',
+  'emailVerification',
 ]);
 
 /** A stored user holds its own fields and nothing else, each of its type; each session is exactly an id and two times. */
@@ -417,8 +421,13 @@ function expectSaneUser(user: Record<string, unknown>): void {
   expect(Object.keys(user).filter((key) => !STORED_USER_FIELDS.has(key))).toEqual([]);
   expect(user).toMatchObject({ email: expect.any(String), name: expect.any(String), passwordHash: expect.any(String) });
   expect([typeof user.createdAt, typeof user.updatedAt]).toEqual(['number', 'number']);
-  for (const field of ['tokensWithoutSessionEndedAt', 'keptTokenWithoutSession', 'deletingUntil']) {
+  for (const field of ['tokensWithoutSessionEndedAt', 'keptTokenWithoutSession', 'deletingUntil', 'passwordChangedAt']) {
     expect(['number', 'undefined'].includes(typeof user[field]) || user[field] === null).toBe(true);
+  }
+  expect(['boolean', 'undefined']).toContain(typeof user.emailVerified);
+  for (const link of [user.passwordReset, user.emailVerification]) {
+    if (link === undefined || link === null) continue;
+    expect(link).toStrictEqual({ tokenHash: expect.any(String), email: expect.any(String), requestedAt: expect.any(Number), expiresAt: expect.any(Number) });
   }
   for (const session of user.sessions as Record<string, unknown>[]) {
     expect(Object.keys(session).sort()).toEqual(['createdAt', 'expiresAt', 'id']);
@@ -717,8 +726,8 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
                   break;
                 }
                 case 'PATCH /me':
-                  expect(Object.keys(parsed.user as object).sort()).toEqual(['email', 'id', 'name']);
-                  expect(parsed.user).toStrictEqual({ id: user.id, email: stored?.email, name: stored?.name });
+                  expect(Object.keys(parsed.user as object).sort()).toEqual(['email', 'emailVerified', 'id', 'name']);
+                  expect(parsed.user).toStrictEqual({ id: user.id, email: stored?.email, name: stored?.name, emailVerified: stored?.emailVerified ?? false });
                   break;
               }
             },

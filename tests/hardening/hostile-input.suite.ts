@@ -145,7 +145,7 @@ export function describeHostileInput(target: ServerTarget): void {
 
         const signup = await t.send('POST', '/auth/signup', `{"__proto__":{"passwordHash":"x"},${JSON.stringify(alice).slice(1)}`);
         expect(signup.status).toBe(201);
-        expect(((await signup.json()) as { user: object }).user).toStrictEqual({ id: expect.any(String), email: alice.email, name: alice.name });
+        expect(((await signup.json()) as { user: object }).user).toStrictEqual({ id: expect.any(String), email: alice.email, name: alice.name, emailVerified: false });
 
         // A __proto__ object cannot supply the fields a body lacks.
         const login = await errorOf(await t.send('POST', '/auth/login', `{"__proto__":${JSON.stringify({ email: alice.email, password: alice.password })}}`));
@@ -625,7 +625,7 @@ export function describeHostileInput(target: ServerTarget): void {
           as(main),
         );
         expect(patched.status).toBe(200);
-        expect(await patched.json()).toStrictEqual({ user: { id: expect.any(String), email: account.email, name: 'Proto' } });
+        expect(await patched.json()).toStrictEqual({ user: { id: expect.any(String), email: account.email, name: 'Proto', emailVerified: false } });
 
         // A __proto__ object cannot supply the fields a body lacks.
         const smuggled = JSON.stringify({ currentPassword: account.password, newPassword: 'hijacked passphrase' });
@@ -690,7 +690,7 @@ export function describeHostileInput(target: ServerTarget): void {
       it('answers POST /auth/refresh, which reads no body, as if it had none', async () => {
         const res = await t.send('POST', '/auth/refresh', 'x'.repeat(2 * MiB), { 'content-type': 'text/plain', ...as(second) });
         expect(res.status).toBe(200);
-        expect(await res.json()).toStrictEqual({ token: expect.any(String), user: { id: expect.any(String), email: account.email, name: expect.any(String) } });
+        expect(await res.json()).toStrictEqual({ token: expect.any(String), user: { id: expect.any(String), email: account.email, name: expect.any(String), emailVerified: false } });
         await stillServing();
       });
 

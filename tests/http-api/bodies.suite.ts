@@ -27,6 +27,28 @@ const endpoints: readonly { name: string; prepare(api: HttpApi): Promise<BodyTar
     prepare: async () => ({ method: 'POST', path: '/posts', valid: { ...aPost }, okStatus: 201 }),
   },
   {
+    name: 'POST /auth/password-reset',
+    prepare: async () => ({ method: 'POST', path: '/auth/password-reset', valid: { email: alice.email }, okStatus: 202 }),
+  },
+  {
+    name: 'POST /auth/password-reset/confirm (a live reset link)',
+    prepare: async (api) => {
+      await api.signUp();
+      await api.elapse(1);
+      await api.send('POST', '/auth/password-reset', { email: alice.email });
+      const { token } = await api.inbox.take('password-reset', alice.email);
+      return { method: 'POST', path: '/auth/password-reset/confirm', valid: { token, newPassword: 'a brand new passphrase' }, okStatus: 200 };
+    },
+  },
+  {
+    name: 'POST /auth/verify-email (a live verification link)',
+    prepare: async (api) => {
+      await api.signUp();
+      const { token } = await api.inbox.take('email-verification', alice.email);
+      return { method: 'POST', path: '/auth/verify-email', valid: { token }, okStatus: 200 };
+    },
+  },
+  {
     name: 'PATCH /posts/{id} (existing post)',
     prepare: async (api) => {
       const post = await api.createPost();

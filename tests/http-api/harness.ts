@@ -1,10 +1,29 @@
 import type { TestMongo } from '@inkwell/adapters-mongo/testing';
-import type { Post, PublicUser } from '@inkwell/domain';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { MessageKind, Post, PublicUser } from '@inkwell/domain';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Store } from '@inkwell/app';
 import { TEST_JWT_SECRET, aPost, alice } from '../support/fixtures.js';
-import { startInkwell, type AppUnderTest, type ChildServer, type Env } from '../support/start-inkwell.js';
+import { startInkwell, type AppUnderTest, type ChildServer, type Env, type MailUnderTest } from '../support/start-inkwell.js';
 import { emptyMongoStore } from '../support/stores.js';
+
+/** A mail as its reader finds it: what it is, where it went, and its link's token. */
+export interface ArrivedMail {
+  readonly kind: MessageKind;
+  readonly to: string;
+  /** The token of its link (`?token=…`), for the kinds that carry one. */
+  readonly token?: string;
+}
+
+/** The mail the app sent, as the people it went to get it. */
+export interface Inbox {
+  /**
+   * The next mail of `kind` to `to` that was not taken yet. In process, what is due is delivered
+   * first (one delivery round), and a mail that did not come is an error at once; a server
+   * process delivers on its own, and the mail is waited for in its log (`log:` mail).
+   */
+  take(kind: MessageKind, to: string): Promise<ArrivedMail & { readonly token: string }>;
+  take(kind: MessageKind, to: string, link: 'no link'): Promise<ArrivedMail>;
+}
 
 /** What a test can do with the API as any client can: requests, and the usual first steps. */
 export interface HttpClient {
@@ -20,6 +39,8 @@ export interface HttpClient {
   createPost(input?: Record<string, unknown>): Promise<Post>;
   /** Lets at least `ms` pass on the app's clock: the manual clock moves in process, real time passes elsewhere. */
   elapse(ms: number): Promise<void>;
+  /** The mail the app sent. */
+  readonly inbox: Inbox;
 }
 
 /**
@@ -102,6 +123,8 @@ function childTarget(label: string, mongo: () => TestMongo, env: Env): HttpTarge
     use() {
       let server: ChildServer | undefined;
       let current: HttpApi | undefined;
+      // When the test began: the server's log holds the mail of earlier tests too.
+      let testStartedAt = 0;
       beforeAll(async () => {
         server = await startInkwell({ in: 'child', store: mongo(), env: { JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...env } });
         const base = server.url;
@@ -109,9 +132,10 @@ function childTarget(label: string, mongo: () => TestMongo, env: Env): HttpTarge
           // A streamed body needs fetch's half-duplex mode, which app.request does not ask for.
           fetch(`${base}${path}`, init.body instanceof ReadableStream ? { ...init, duplex: 'half' } as RequestInit : init);
         const elapse = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms + 1));
-        const client = httpClient(request, elapse);
+        const client = httpClient(request, elapse, loggedInbox(() => (server as ChildServer).log.records(), () => testStartedAt));
         current = Object.defineProperties({ ...client } as HttpApi, {
           inkwell: { get: notInProcess('inkwell') },
+          mail: { get: notInProcess('mail') },
           clock: { value: { now: () => Date.now(), advance: notInProcess('clock.advance'), set: notInProcess('clock.set') } },
           hasher: { get: notInProcess('hasher') },
           logger: { get: notInProcess('logger') },
@@ -119,7 +143,12 @@ function childTarget(label: string, mongo: () => TestMongo, env: Env): HttpTarge
         });
       }, 60_000);
       beforeEach(async () => {
+        // The mail an earlier test asked for is delivered first, so that none of it is logged
+        // once this test began.
+        const outbox = mongo().db.collection('outbox');
+        await vi.waitFor(async () => expect(await outbox.countDocuments()).toBe(0), { timeout: 15_000, interval: 20 });
         await emptyMongoStore(mongo().db);
+        testStartedAt = Date.now();
       });
       afterAll(async () => {
         await server?.close();
@@ -132,14 +161,94 @@ function childTarget(label: string, mongo: () => TestMongo, env: Env): HttpTarge
   };
 }
 
+/** The kind of a mail the `log:` sender wrote, from its link or, for a notice, its subject. */
+function kindOfLogged(mail: { subject?: unknown; link?: unknown }): MessageKind | undefined {
+  if (typeof mail.link === 'string') return mail.link.includes('/reset-password?') ? 'password-reset' : 'email-verification';
+  const subject = String(mail.subject);
+  if (/password/i.test(subject)) return 'password-changed';
+  return /address/i.test(subject) ? 'email-changed' : undefined;
+}
+
+/** One mail as a finder needs it: its message id, kind, address, and its token when it has a link. */
+interface Found {
+  readonly id: string;
+  readonly mail: ArrivedMail;
+}
+const arrived = (id: string, kind: MessageKind, to: string, token: string | null | undefined): Found => ({
+  id,
+  mail: { kind, to, ...(token ? { token } : {}) },
+});
+
+/** Takes mails from `all()` in order, each once (by its message id). */
+function taker(all: () => readonly Found[]) {
+  const taken = new Set<string>();
+  return {
+    next(kind: MessageKind, to: string): ArrivedMail | undefined {
+      const found = all().find(({ id, mail }) => !taken.has(id) && mail.kind === kind && mail.to === to);
+      if (found) taken.add(found.id);
+      return found?.mail;
+    },
+  };
+}
+
+/** What `take` promises: a token for a link mail. */
+function withToken(mail: ArrivedMail, link?: 'no link'): ArrivedMail & { token: string } {
+  if (link === undefined && mail.token === undefined) throw new Error(`inbox: the ${mail.kind} mail to ${mail.to} has no link`);
+  return mail as ArrivedMail & { token: string };
+}
+
+/** The inbox of an app in this process: one delivery round, then what its sender recorded. */
+export function recordedInbox(mail: () => MailUnderTest | null): Inbox {
+  const sent = () => mail()?.sender.sent.map((one) => arrived(one.messageId, one.kind, one.to, one.token)) ?? [];
+  const mails = taker(sent);
+  return {
+    async take(kind: MessageKind, to: string, link?: 'no link') {
+      const running = mail();
+      if (!running) throw new Error('inbox: mail is off');
+      await running.deliver();
+      const found = mails.next(kind, to);
+      if (!found) throw new Error(`inbox: no ${kind} mail to ${to} was sent`);
+      return withToken(found, link);
+    },
+  } as Inbox;
+}
+
+/** The inbox of a server process with `log:` mail: the mails its log lines carry from `since()` on, waited for. */
+function loggedInbox(records: () => Record<string, unknown>[], since: () => number): Inbox {
+  const logged = () =>
+    records().flatMap((record) => {
+      const mail = record.mail as { messageId?: unknown; to?: unknown; subject?: unknown; link?: unknown } | undefined;
+      const kind = mail && kindOfLogged(mail);
+      if (!mail || !kind || Number(record.time) < since()) return [];
+      const token = typeof mail.link === 'string' ? new URL(mail.link).searchParams.get('token') : undefined;
+      return [arrived(String(mail.messageId), kind, String(mail.to), token)];
+    });
+  const mails = taker(logged);
+  return {
+    async take(kind: MessageKind, to: string, link?: 'no link') {
+      // The server delivers on its own, within its poll (a second); its log lines are read as they come.
+      const found = await vi.waitFor(
+        () => {
+          const next = mails.next(kind, to);
+          if (!next) throw new Error(`inbox: no ${kind} mail to ${to} in the server's log`);
+          return next;
+        },
+        { timeout: 15_000, interval: 20 },
+      );
+      return withToken(found, link);
+    },
+  } as Inbox;
+}
+
 /** The client's side of the API over `request`, which sends one request to the app. */
-export function httpClient(request: HttpClient['request'], elapse: HttpClient['elapse']): HttpClient {
+export function httpClient(request: HttpClient['request'], elapse: HttpClient['elapse'], inbox: Inbox): HttpClient {
   const send = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
     request(path, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   return {
     request,
     send,
     elapse,
+    inbox,
     me: (token) => request('/me', { headers: { authorization: `Bearer ${token}` } }),
     async signUp(input = {}) {
       const res = await send('POST', '/auth/signup', { ...alice, ...input });
@@ -157,10 +266,10 @@ export function httpClient(request: HttpClient['request'], elapse: HttpClient['e
 
 /** The app alone in this process over `store` (`startInkwell` `in: 'app'`), configured by `env`, with the client's side over `app.request`. */
 export async function buildHttpApi(store: Store, env: Env = {}): Promise<HttpApi> {
-  const { inkwell, clock, hasher, logger, faults } = await startInkwell({ in: 'app', store, env });
+  const { inkwell, clock, hasher, logger, faults, mail } = await startInkwell({ in: 'app', store, env });
   const request = async (path: string, init?: RequestInit) => inkwell.app.request(path, init);
   const elapse = async (ms: number) => clock.advance(ms);
-  return { inkwell, clock, hasher, logger, faults, ...httpClient(request, elapse) };
+  return { inkwell, clock, hasher, logger, faults, mail, ...httpClient(request, elapse, recordedInbox(() => mail)) };
 }
 
 /**

@@ -5,6 +5,7 @@ import { mongoTest, withTestMongo, type TestMongo } from '@inkwell/adapters-mong
 import { afterAll, beforeAll, describe } from 'vitest';
 import { httpTarget } from './harness.js';
 import { describeHttpApi } from './http-api.suite.js';
+import { describeMailOff, MAIL_OFF } from './mail.suite.js';
 import { OWNER_ACCESS } from './owner-client.js';
 import { describeOwnerModeApi } from './owner-mode.suite.js';
 import { emptyMongoStore } from '../support/stores.js';
@@ -24,4 +25,5 @@ describe.skipIf(!mongoTest)('over MongoDB', () => {
   describeHttpApi(httpTarget(server, { in: 'child', mongo: () => mongo, env: { WEB_CONCURRENCY: '2' } }));
   describeOwnerModeApi(httpTarget('the MongoDB store', { in: 'app', store, env: OWNER_ACCESS }));
   describeOwnerModeApi(httpTarget(server, { in: 'child', mongo: () => mongo, env: { WEB_CONCURRENCY: '2', ...OWNER_ACCESS } }));
+  describeMailOff(httpTarget('the MongoDB store', { in: 'app', store, env: MAIL_OFF }));
 });

@@ -3,6 +3,7 @@ import { describeOwnedPostRaces } from './account-races.suite.js';
 import { inProcessOnly, type HttpTarget } from './harness.js';
 import { describeOwnerChange } from './owner-change.suite.js';
 import { describeOwnerCreate } from './owner-create.suite.js';
+import { describeOwnerMail } from './mail.suite.js';
 import { describeOwnerCredentials } from './owner-credentials.suite.js';
 import { describeOwnerDelete } from './owner-delete.suite.js';
 import { describeOwnPostsList } from './owner-me-posts.suite.js';
@@ -30,5 +31,6 @@ export function describeOwnerModeApi(target: HttpTarget): void {
     describeOwnPostsList(api, target);
     describeOwnerWalkthrough(api, target);
     describeOpenToOwnerSwitch(api, target);
+    describeOwnerMail(api);
   });
 }

@@ -1,11 +1,12 @@
-import type { AttemptLimiter, PostRepository, UserRepository } from '@inkwell/domain';
+import type { AttemptLimiter, Outbox, PostRepository, UserRepository } from '@inkwell/domain';
 import type { Store } from '@inkwell/app';
 
-/** A repository or limiter method by its store-qualified name, e.g. `posts.listPublished`, `limits.take`. */
+/** A repository, limiter or outbox method by its store-qualified name, e.g. `posts.listPublished`, `limits.take`, `outbox.add`. */
 export type RepositoryMethod =
   | `users.${keyof UserRepository}`
   | `posts.${keyof PostRepository}`
-  | `limits.${keyof AttemptLimiter}`;
+  | `limits.${keyof AttemptLimiter}`
+  | `outbox.${keyof Outbox}`;
 
 /** Switches for making a wrapped store's repository methods fail. */
 export interface StoreFaults {
@@ -16,12 +17,12 @@ export interface StoreFaults {
 }
 
 /**
- * Wraps a store so tests can make any repository or limiter method reject (a driver error, the
+ * Wraps a store so tests can make any repository, limiter or outbox method reject (a driver error, the
  * database gone) without knowing which store is underneath. Transparent while no fault is set.
  */
 export function withFaults(store: Store): { store: Store; faults: StoreFaults } {
   const active = new Map<string, unknown>();
-  function wrap<R extends object>(area: 'users' | 'posts' | 'limits', repository: R): R {
+  function wrap<R extends object>(area: 'users' | 'posts' | 'limits' | 'outbox', repository: R): R {
     return new Proxy(repository, {
       get(target, property, receiver) {
         const value: unknown = Reflect.get(target, property, receiver);
@@ -37,6 +38,7 @@ export function withFaults(store: Store): { store: Store; faults: StoreFaults } 
       ...store,
       users: wrap('users', store.users),
       posts: wrap('posts', store.posts),
+      outbox: wrap('outbox', store.outbox),
       attemptLimiter: (rule, clock) => wrap('limits', store.attemptLimiter(rule, clock)),
     },
     faults: {

@@ -4,7 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_SERVER_TIMEOUTS, type LingerBounds, type ServerTimeouts } from '@inkwell/adapters-http';
 import { createInkwell, readConfig, startServer, type Inkwell, type RestartPolicy, type RunningServer, type Store } from '@inkwell/app';
 import type { PasswordHasher } from '@inkwell/domain';
-import { fakePasswordHasher, manualClock, type ManualClock } from '@inkwell/domain/testing';
+import {
+  deliverDueMessages,
+  fakePasswordHasher,
+  manualClock,
+  recordingMailSender,
+  type Delivered,
+  type ManualClock,
+  type RecordingMailSender,
+} from '@inkwell/domain/testing';
 import { expect, vi } from 'vitest';
 import { captureLogger, type CaptureLogger } from './capture-logger.js';
 import { withFaults, type StoreFaults } from './faulty-store.js';
@@ -53,6 +61,8 @@ export interface InProcessOptions {
   readonly linger?: Partial<LingerBounds>;
   /** `'real'` for the app's own bcrypt pool (timing and hash tests), or a hasher of the test's own; fake by default. */
   readonly hasher?: 'fake' | 'real' | PasswordHasher;
+  /** A clock of the test's own; by default a manual one that stands still at the time the server started. */
+  readonly clock?: ManualClock;
 }
 
 /** Where a child process keeps its data: `DB_URL=memory:`, or a MongoDB (`DB_URL`, and `DB_DATABASE` when given). */
@@ -85,6 +95,18 @@ export interface InChildOptions {
 /** Any way to start an inkwell under test. */
 export type StartOptions = InAppOptions | InProcessOptions | InChildOptions;
 
+/**
+ * Mail of an app in this process, delivered when the test says: the app's own delivery loop does
+ * not run, and `deliver()` runs one round of it (every message due, through `deliverMessage`) into
+ * a sender that records what it is handed.
+ */
+export interface MailUnderTest {
+  /** Every mail delivered so far, in order. */
+  readonly sender: RecordingMailSender;
+  /** Delivers every message due at the app's clock; answers what became of each. */
+  deliver(): Promise<Delivered[]>;
+}
+
 /** An app in this process with the doubles a test steers; no socket. */
 export interface AppUnderTest {
   readonly inkwell: Inkwell;
@@ -93,6 +115,8 @@ export interface AppUnderTest {
   readonly logger: CaptureLogger;
   /** Make repository and limiter methods fail (500, 503 tests). */
   readonly faults: StoreFaults;
+  /** Mail, delivered on demand; null when the configuration turns mail off. */
+  readonly mail: MailUnderTest | null;
   close(): Promise<void>;
 }
 
@@ -171,16 +195,26 @@ async function startApp({ store: realStore, env = {} }: InAppOptions): Promise<A
   const clock = manualClock();
   const hasher = fakePasswordHasher();
   const logger = captureLogger();
+  const mailer = recordingMailSender();
   const inkwell = await createInkwell(readConfig({ ...env, DB_URL: 'memory:', JWT_SECRET: TEST_JWT_SECRET }), logger, {
     store,
     clock,
     hasher,
+    mailer,
   });
-  return { inkwell, clock, hasher, logger, faults, close: () => inkwell.close() };
+  return { inkwell, clock, hasher, logger, faults, mail: mailOnDemand(inkwell, store, clock, mailer), close: () => inkwell.close() };
 }
 
-async function startInProcess({ store, env = {}, timeouts, linger, hasher: which }: InProcessOptions): Promise<InProcessServer> {
-  const clock = manualClock(Date.now());
+/** The app's mail with its loop stopped, delivered by the test into `sender`; null when mail is off. */
+export function mailOnDemand(inkwell: Inkwell, store: Store, clock: ManualClock, sender: RecordingMailSender): MailUnderTest | null {
+  const running = inkwell.mail;
+  if (running === null) return null;
+  running.loop.stopClaiming();
+  const deps = { users: store.users, clock, outbox: store.outbox, mailer: sender, mailRules: running.mailRules };
+  return { sender, deliver: () => deliverDueMessages(deps) };
+}
+
+async function startInProcess({ store, env = {}, timeouts, linger, hasher: which, clock = manualClock(Date.now()) }: InProcessOptions): Promise<InProcessServer> {
   const hasher = fakePasswordHasher();
   const counted = countingStore(store);
   const { logger, capture } = capturedPino();

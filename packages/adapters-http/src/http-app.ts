@@ -36,7 +36,7 @@ export function createHttpApp(deps: HttpDeps) {
     .route('/', postRoutes.app(deps))
     .route('/', healthRoutes.app(deps));
   // Outside the typed chain on purpose: the docs are for people, not part of `AppType`'s API.
-  if (deps.apiDocs !== false) app.route('/', docsRoutes(deps.postAccess));
+  if (deps.apiDocs !== false) app.route('/', docsRoutes(deps));
 
   app.notFound((c) => failureResponse(c, 'NotFound'));
   app.onError((thrown, c) => {

@@ -46,6 +46,8 @@ export const domainFailures = {
   CurrentPasswordIncorrect: { status: 403, error: 'Current password is incorrect' },
   AuthorIdNotYours: { status: 403, error: 'authorId must be your own user id' },
   NotTheAuthor: { status: 403, error: 'Only the author can change this post' },
+  InvalidLinkToken: { status: 400, error: 'Invalid or expired token' },
+  EmailAlreadyVerified: { status: 409, error: 'Email already verified' },
   // A use case the server does not offer has no route: it answers as an unknown path does.
   NotOffered: httpFailures.NotFound,
   StoreUnavailable: { status: 503, error: 'Service unavailable' },

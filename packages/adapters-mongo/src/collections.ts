@@ -1,10 +1,18 @@
-import type { PostAccessMode } from '@inkwell/domain';
+import type { MessageKind, PostAccessMode } from '@inkwell/domain';
 import type { Collection, Db, ObjectId } from 'mongodb';
 
 /** A session as stored inside its user's document. The id is random: tokens carry it, the database never holds a token. */
 export interface SessionDocument {
   id: string;
   createdAt: number;
+  expiresAt: number;
+}
+
+/** A mailed link as its account keeps it: the hash of its token, never the token (see `LinkRecord`). */
+export interface LinkDocument {
+  tokenHash: string;
+  email: string;
+  requestedAt: number;
   expiresAt: number;
 }
 
@@ -18,9 +26,17 @@ export interface UserDocument {
   email: string;
   name: string;
   passwordHash: string;
+  /** Absent on accounts stored before addresses were verified: unverified. */
+  emailVerified?: boolean;
   createdAt: number;
   updatedAt: number;
   sessions: SessionDocument[];
+  /** When the password last changed; absent while it never did (then `createdAt` counts). */
+  passwordChangedAt?: number;
+  /** The password reset link last sent and not yet used; null or absent when there is none. */
+  passwordReset?: LinkDocument | null;
+  /** The e-mail verification link last sent and not yet used; null or absent when there is none. */
+  emailVerification?: LinkDocument | null;
   /** Since when tokens issued without a session are refused; absent while they are not. */
   tokensWithoutSessionEndedAt?: number;
   /** The issue time of the one token without a session accepted in spite of that (a password change's caller); null or absent when none is. */
@@ -85,4 +101,35 @@ export interface DeploymentDocument {
 /** The `deployment` collection, typed by its documents. */
 export function deploymentCollection(db: Db): Collection<DeploymentDocument> {
   return db.collection<DeploymentDocument>('deployment');
+}
+
+/**
+ * A message waiting in the outbox (see MongoOutbox): the domain's fields, the id as the
+ * document's ObjectId, the link's token sealed, and who holds it until when.
+ */
+export interface OutboxDocument {
+  _id: ObjectId;
+  kind: MessageKind;
+  to: string;
+  userId?: string;
+  /**
+   * The link's token, sealed: AES-256-GCM under the outbox key, with the message's id as
+   * associated data; base64url of the 12-byte nonce, the ciphertext and the 16-byte tag. Never in clear.
+   */
+  sealedToken?: string;
+  requestedAt: number;
+  newEmail?: string;
+  /** Failed attempts so far. */
+  attempts: number;
+  /** When it is next due, in milliseconds since the Unix epoch. */
+  nextAttemptAt: number;
+  /** The process that holds it, or null when none does. */
+  holder: string | null;
+  /** Until when `holder` holds it; 0 when nobody does. */
+  leaseUntil: number;
+}
+
+/** The `outbox` collection, typed by its documents. */
+export function outboxCollection(db: Db): Collection<OutboxDocument> {
+  return db.collection<OutboxDocument>('outbox');
 }

@@ -18,11 +18,13 @@ describe.skipIf(!mongoTest)('ensureIndexes', () => {
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  it('creates exactly the unique e-mail index, the session-expiry index, the published-list and per-author indexes and the limits TTL index, besides _id', async () => {
+  it('creates exactly the unique e-mail index, the session-expiry and mailed-link indexes, the published-list and per-author indexes, the limits TTL index and the outbox claim index, besides _id', async () => {
     await ensureIndexes(mongo.db);
     expect(await indexes('users')).toEqual([
       { name: '_id_', key: [['_id', 1]], unique: false },
       { name: 'email_1', key: [['email', 1]], unique: true },
+      { name: 'emailVerification.tokenHash_1', key: [['emailVerification.tokenHash', 1]], unique: false },
+      { name: 'passwordReset.tokenHash_1', key: [['passwordReset.tokenHash', 1]], unique: false },
       { name: 'sessions.expiresAt_1', key: [['sessions.expiresAt', 1]], unique: false },
     ]);
     expect(await indexes('posts')).toEqual([
@@ -43,14 +45,18 @@ describe.skipIf(!mongoTest)('ensureIndexes', () => {
       ['_id_', { _id: 1 }, undefined],
       ['expireAt_1', { expireAt: 1 }, 0],
     ]);
+    expect(await indexes('outbox')).toEqual([
+      { name: '_id_', key: [['_id', 1]], unique: false },
+      { name: 'nextAttemptAt_1_leaseUntil_1', key: [['nextAttemptAt', 1], ['leaseUntil', 1]], unique: false },
+    ]);
   });
 
   it('is idempotent, so it can run at every start', async () => {
     await ensureIndexes(mongo.db);
-    const before = [await indexes('users'), await indexes('posts'), await indexes('attemptLimits')];
+    const before = [await indexes('users'), await indexes('posts'), await indexes('attemptLimits'), await indexes('outbox')];
     await ensureIndexes(mongo.db);
     await ensureIndexes(mongo.db);
-    expect([await indexes('users'), await indexes('posts'), await indexes('attemptLimits')]).toEqual(before);
+    expect([await indexes('users'), await indexes('posts'), await indexes('attemptLimits'), await indexes('outbox')]).toEqual(before);
   });
 
   it('makes the store itself refuse a second user with the same e-mail', async () => {

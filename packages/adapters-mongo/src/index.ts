@@ -1,6 +1,7 @@
 export { MongoUserRepository } from './mongo-user-repository.js';
 export { MongoPostRepository } from './mongo-post-repository.js';
 export { MongoAttemptLimiter, type MongoAttemptLimiterOptions } from './mongo-attempt-limiter.js';
+export { MongoOutbox, type MongoOutboxOptions } from './mongo-outbox.js';
 export { connectMongo, pingDatabase, type MongoConnection, type MongoConnectionConfig } from './connect.js';
 export type { Db as MongoDb } from 'mongodb';
 export { ensureIndexes } from './ensure-indexes.js';

@@ -10,6 +10,7 @@ const alice: NewUser = {
   email: 'alice@example.com',
   name: 'Alice',
   passwordHash: '$2b$12$abcdefghijklmnopqrstuu5Z7b7nU6ZqGQw0b0p8k0nqzJ1m5m7a',
+  emailVerified: false,
   createdAt: 1_767_225_600_000,
   updatedAt: 1_767_225_600_000,
 };
@@ -31,9 +32,19 @@ describeWithMongo('MongoUserRepository', (mongo) => {
     expect(stored?._id).toBeInstanceOf(ObjectId);
     expect(stored?._id.toHexString()).toBe(user.id);
     expect(user.id).toMatch(/^[0-9a-f]{24}$/);
-    expect(Object.keys(stored ?? {}).sort()).toEqual(['_id', 'createdAt', 'email', 'name', 'passwordHash', 'sessions', 'updatedAt']);
+    expect(Object.keys(stored ?? {}).sort()).toEqual(['_id', 'createdAt', 'email', 'emailVerified', 'name', 'passwordHash', 'sessions', 'updatedAt']);
     expect(stored?.sessions).toStrictEqual([{ id: session.id, ...firstSession }]);
-    expect(Object.keys(user).sort()).toEqual(['createdAt', 'email', 'id', 'name', 'passwordHash', 'updatedAt']);
+    expect(Object.keys(user).sort()).toEqual(['createdAt', 'email', 'emailVerified', 'id', 'name', 'passwordHash', 'updatedAt']);
+  });
+
+  it('reads an account stored before addresses were verified as unverified, and records a reset for it', async () => {
+    const users = await emptyRepository();
+    const { user } = await users.insert(alice, firstSession);
+    await mongo().db.collection('users').updateOne({}, { $unset: { emailVerified: '' } });
+    expect(await users.findById(user.id)).toStrictEqual({ ...user, emailVerified: false });
+    const reset = { tokenHash: 'h', email: alice.email, requestedAt: alice.createdAt + 1, expiresAt: alice.createdAt + 60_000 };
+    expect(await users.recordPasswordReset(user.id, reset, alice.createdAt + 1)).toStrictEqual({ ...user, emailVerified: false });
+    expect(await mongo().db.collection('users').findOne({}, { projection: { _id: 0, passwordReset: 1 } })).toStrictEqual({ passwordReset: reset });
   });
 
   it('gives sessions random 128-bit ids: no two alike, nothing to count up from', async () => {
@@ -69,7 +80,13 @@ describeWithMongo('MongoUserRepository', (mongo) => {
       expect(await commands(() => users.exchangeTokenWithoutSession(user.id, now - 1000, firstSession, 20, now))).toEqual(['findAndModify']);
       expect(await commands(() => users.changePassword(user.id, 'h2', token, now, { passwordHash: 'h', token }))).toEqual(['findAndModify']);
       expect(await commands(() => users.update(user.id, { name: 'A', updatedAt: now }, { passwordHash: 'h2', token }))).toEqual(['findAndModify']);
-      expect(await commands(() => users.startDeletion(user.id, now + 60_000, now, { passwordHash: 'h2', token }))).toEqual(['update']);
+      const link = { tokenHash: 'hash-of-a-token', email: alice.email, requestedAt: now + 1, expiresAt: now + 60_000 };
+      expect(await commands(() => users.recordEmailVerification(user.id, link, now))).toEqual(['findAndModify']);
+      expect(await commands(() => users.verifyEmail(link.tokenHash, now))).toEqual(['findAndModify']);
+      expect(await commands(() => users.recordPasswordReset(user.id, link, now))).toEqual(['findAndModify']);
+      expect(await commands(() => users.findByPasswordReset(link.tokenHash, now))).toEqual(['find']);
+      expect(await commands(() => users.resetPassword(user.id, link.tokenHash, 'h3', firstSession, now))).toEqual(['findAndModify']);
+      expect(await commands(() => users.startDeletion(user.id, now + 60_000, now, { passwordHash: 'h3', token }))).toEqual(['update']);
     } finally {
       await log.close();
     }
@@ -101,6 +118,9 @@ describeWithMongo('MongoUserRepository', (mongo) => {
         expect(await users.update(id, { name: 'x', updatedAt: now })).toBeNull();
         expect(await users.exchangeTokenWithoutSession(id, now - 1000, firstSession, 20, now)).toBeNull();
         expect(await users.startDeletion(id, now + 1, now, {})).toBe(false);
+        expect(await users.recordPasswordReset(id, { tokenHash: 'h', email: alice.email, requestedAt: now, expiresAt: now + 1 }, now)).toBeNull();
+        expect(await users.resetPassword(id, 'h', 'h2', firstSession, now)).toBeNull();
+        expect(await users.recordEmailVerification(id, { tokenHash: 'h', email: alice.email, requestedAt: now, expiresAt: now + 1 }, now)).toBeNull();
         await users.cancelDeletion(id);
         expect(await users.delete(id)).toBe(false);
       }

@@ -1,6 +1,7 @@
 import {
   DomainError,
   endsSession,
+  type LinkRecord,
   type NewSession,
   type NewUser,
   type Session,
@@ -13,15 +14,15 @@ import {
   type Verified,
 } from '@inkwell/domain';
 import { randomBytes } from 'node:crypto';
-import { MongoServerError, ObjectId, type Collection, type Db, type Document } from 'mongodb';
-import { usersCollection, type SessionDocument, type UserDocument } from './collections.js';
+import { MongoServerError, ObjectId, type Collection, type Db, type Document, type UpdateFilter } from 'mongodb';
+import { usersCollection, type LinkDocument, type SessionDocument, type UserDocument } from './collections.js';
 import { toObjectId } from './object-ids.js';
 import { callStore } from './store-errors.js';
 
 const DUPLICATE_KEY = 11000;
 
 /** The user's own fields: what every read of a user asks for, never its sessions. */
-const USER_FIELDS = { email: 1, name: 1, passwordHash: 1, createdAt: 1, updatedAt: 1 } as const;
+const USER_FIELDS = { email: 1, name: 1, passwordHash: 1, emailVerified: 1, createdAt: 1, updatedAt: 1 } as const;
 
 /**
  * Users in the `users` collection, each document holding the account's sessions. The unique
@@ -52,6 +53,7 @@ export class MongoUserRepository implements UserRepository {
       email: newUser.email,
       name: newUser.name,
       passwordHash: newUser.passwordHash,
+      emailVerified: newUser.emailVerified,
       createdAt: newUser.createdAt,
       updatedAt: newUser.updatedAt,
       sessions: [session],
@@ -159,7 +161,15 @@ export class MongoUserRepository implements UserRepository {
     const keptSessionId = caller?.sessionId ?? null;
     const keptToken = caller !== null && caller.sessionId === null ? caller.issuedAt : null;
     const sessions = { $filter: { input: liveSessions(now), cond: { $eq: ['$$this.id', { $literal: keptSessionId }] } } };
-    const set = { passwordHash: { $literal: passwordHash }, updatedAt: now, tokensWithoutSessionEndedAt: now, keptTokenWithoutSession: keptToken, sessions };
+    const set = {
+      passwordHash: { $literal: passwordHash },
+      updatedAt: now,
+      tokensWithoutSessionEndedAt: now,
+      keptTokenWithoutSession: keptToken,
+      sessions,
+      passwordChangedAt: now,
+      passwordReset: null,
+    };
     return callStore(async () => {
       const after = await this.#users.findOneAndUpdate({ _id, ...stillHolds(requires, now) }, [{ $set: set }], {
         returnDocument: 'after',
@@ -169,16 +179,28 @@ export class MongoUserRepository implements UserRepository {
     });
   }
 
-  /** Sets the given fields in one update whose filter holds `requires`; a taken e-mail is `DomainError('EmailAlreadyInUse')`. */
+  /**
+   * Sets the given fields in one update whose filter holds `requires`; a taken e-mail is
+   * `DomainError('EmailAlreadyInUse')`. An update pipeline, so that a new e-mail is told from the
+   * stored one in the same step: only a move makes the account unverified and voids its links.
+   */
   async update(userId: string, changes: UserChanges, requires?: Verified): Promise<User | null> {
     const _id = toObjectId(userId);
     if (!_id) return null;
-    const set: Partial<Pick<UserDocument, 'name' | 'email' | 'updatedAt'>> = { updatedAt: changes.updatedAt };
-    if (changes.name !== undefined) set.name = changes.name;
-    if (changes.email !== undefined) set.email = changes.email;
+    const set: Document = { updatedAt: changes.updatedAt };
+    if (changes.name !== undefined) set.name = { $literal: changes.name };
+    if (changes.email !== undefined) {
+      const stays = { $eq: ['$email', { $literal: changes.email }] };
+      Object.assign(set, {
+        email: { $literal: changes.email },
+        emailVerified: { $and: [stays, { $eq: ['$emailVerified', true] }] },
+        passwordReset: { $cond: [stays, '$passwordReset', null] },
+        emailVerification: { $cond: [stays, '$emailVerification', null] },
+      });
+    }
     const filter = { _id, ...stillHolds(requires, changes.updatedAt) };
     return callStore(async () => {
-      const after = await emailTakenAs(this.#users.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after', projection: USER_FIELDS }));
+      const after = await emailTakenAs(this.#users.findOneAndUpdate(filter, [{ $set: set }], { returnDocument: 'after', projection: USER_FIELDS }));
       return after && toUser(after);
     });
   }
@@ -223,6 +245,92 @@ export class MongoUserRepository implements UserRepository {
     });
   }
 
+  /**
+   * Sets `passwordReset` in one update whose filter holds what recording it requires: the address,
+   * no deletion under way, the password last changed before the request, no later reset recorded.
+   */
+  async recordPasswordReset(userId: string, reset: LinkRecord, now: number): Promise<User | null> {
+    const before = { $lt: reset.requestedAt };
+    return this.#recordLink(userId, 'passwordReset', reset, now, {
+      $or: [{ passwordChangedAt: before }, { passwordChangedAt: { $exists: false }, createdAt: before }],
+    });
+  }
+
+  /** The account whose live `passwordReset` has the hash, found through its index. */
+  async findByPasswordReset(tokenHash: string, now: number): Promise<User | null> {
+    return callStore(async () => {
+      const document = await this.#users.findOne(linkFilter('passwordReset', tokenHash, now), { projection: USER_FIELDS });
+      return document && toUser(document);
+    });
+  }
+
+  /** Sets the new hash, the session and the rest in one update whose filter holds the live reset. */
+  async resetPassword(userId: string, tokenHash: string, passwordHash: string, newSession: NewSession, now: number): Promise<{ user: User; session: Session } | null> {
+    const _id = toObjectId(userId);
+    if (!_id) return null;
+    const session = toSessionDocument(newSession);
+    // Plain update operators: every value is stored as it is, never read as an expression.
+    const update: UpdateFilter<UserDocument> = {
+      $set: {
+        passwordHash,
+        emailVerified: true,
+        updatedAt: now,
+        passwordChangedAt: now,
+        tokensWithoutSessionEndedAt: now,
+        keptTokenWithoutSession: null,
+        sessions: [session],
+      },
+      $unset: { passwordReset: '', emailVerification: '' },
+    };
+    return callStore(async () => {
+      const after = await this.#users.findOneAndUpdate({ _id, ...linkFilter('passwordReset', tokenHash, now) }, update, {
+        returnDocument: 'after',
+        projection: USER_FIELDS,
+      });
+      return after && { user: toUser(after), session: toSession(session) };
+    });
+  }
+
+  /** Sets `emailVerification` in one update whose filter holds what recording it requires: the address, unverified, no deletion under way, no later one recorded. */
+  async recordEmailVerification(userId: string, verification: LinkRecord, now: number): Promise<User | null> {
+    return this.#recordLink(userId, 'emailVerification', verification, now, { emailVerified: { $ne: true } });
+  }
+
+  /** Marks the address verified and voids the link, in one update whose filter holds the live link. */
+  async verifyEmail(tokenHash: string, now: number): Promise<User | null> {
+    return callStore(async () => {
+      const after = await this.#users.findOneAndUpdate(
+        linkFilter('emailVerification', tokenHash, now),
+        { $set: { emailVerified: true }, $max: { updatedAt: now }, $unset: { emailVerification: '' } },
+        { returnDocument: 'after', projection: USER_FIELDS },
+      );
+      return after && toUser(after);
+    });
+  }
+
+  /**
+   * Records `link` as the account's `field`, in one update whose filter holds `also`, the address,
+   * no deletion under way at `now`, and no link asked for later recorded (the same one again may be).
+   */
+  async #recordLink(userId: string, field: LinkField, link: LinkRecord, now: number, also: Document): Promise<User | null> {
+    const _id = toObjectId(userId);
+    if (!_id) return null;
+    const document: LinkDocument = { tokenHash: link.tokenHash, email: link.email, requestedAt: link.requestedAt, expiresAt: link.expiresAt };
+    const filter = {
+      _id,
+      email: { $eq: link.email },
+      deletingUntil: { $not: { $gt: now } },
+      $and: [
+        also,
+        { $or: [{ [field]: null }, { [`${field}.requestedAt`]: { $lt: link.requestedAt } }, { [`${field}.tokenHash`]: { $eq: link.tokenHash } }] },
+      ],
+    };
+    return callStore(async () => {
+      const after = await this.#users.findOneAndUpdate(filter, { $set: { [field]: document } }, { returnDocument: 'after', projection: USER_FIELDS });
+      return after && toUser(after);
+    });
+  }
+
   /** Pulls the expired sessions out of every document that has one (found through the `sessions.expiresAt` index). */
   async removeExpiredSessions(now: number): Promise<void> {
     await callStore(() => this.#users.updateMany({ 'sessions.expiresAt': { $lte: now } }, { $pull: { sessions: { expiresAt: { $lte: now } } } }));
@@ -247,6 +355,22 @@ function stillHolds(requires: Verified | undefined, now: number): Document {
     filter.$or = [{ tokensWithoutSessionEndedAt: { $not: { $gte: token.issuedAt } } }, { keptTokenWithoutSession: { $eq: token.issuedAt } }];
   }
   return filter;
+}
+
+/** The two links an account records. */
+type LinkField = 'passwordReset' | 'emailVerification';
+
+/**
+ * The account whose `field` link has this token hash, while the link is unexpired at `now` and was
+ * sent to the account's address, and no deletion is under way.
+ */
+function linkFilter(field: LinkField, tokenHash: string, now: number): Document {
+  return {
+    [`${field}.tokenHash`]: { $eq: tokenHash },
+    [`${field}.expiresAt`]: { $gt: now },
+    deletingUntil: { $not: { $gt: now } },
+    $expr: { $eq: [`$${field}.email`, '$email'] },
+  };
 }
 
 /** The stored sessions still live at `now`, as an aggregation expression. */
@@ -293,6 +417,7 @@ function toUser(document: Pick<UserDocument, '_id' | keyof typeof USER_FIELDS>):
     email: document.email,
     name: document.name,
     passwordHash: document.passwordHash,
+    emailVerified: document.emailVerified === true,
     createdAt: document.createdAt,
     updatedAt: document.updatedAt,
   };

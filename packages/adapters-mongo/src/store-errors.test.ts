@@ -29,7 +29,7 @@ describe('repositories without a database', () => {
   it('reject every method with StoreUnavailable, caused by the driver error, quickly', async () => {
     const start = performance.now();
     const calls: Promise<unknown>[] = [
-      users.insert({ email: 'a@example.com', name: 'A', passwordHash: 'h', createdAt: T0, updatedAt: T0 }, { createdAt: T0, expiresAt: T0 + 1 }),
+      users.insert({ email: 'a@example.com', name: 'A', passwordHash: 'h', emailVerified: false, createdAt: T0, updatedAt: T0 }, { createdAt: T0, expiresAt: T0 + 1 }),
       users.findByEmail('a@example.com'),
       users.findById(SOME_ID),
       users.findWithSession(SOME_ID, 's', T0),
@@ -44,6 +44,11 @@ describe('repositories without a database', () => {
       users.cancelDeletion(SOME_ID),
       users.delete(SOME_ID),
       users.removeExpiredSessions(T0),
+      users.recordPasswordReset(SOME_ID, { tokenHash: 'h', email: 'a@example.com', requestedAt: T0, expiresAt: T0 + 1 }, T0),
+      users.findByPasswordReset('h', T0),
+      users.resetPassword(SOME_ID, 'h', 'h2', { createdAt: T0, expiresAt: T0 + 1 }, T0),
+      users.recordEmailVerification(SOME_ID, { tokenHash: 'h', email: 'a@example.com', requestedAt: T0, expiresAt: T0 + 1 }, T0),
+      users.verifyEmail('h', T0),
       posts.insert({ title: 't', body: 'b', authorId: 'a', published: true, createdAt: T0, updatedAt: T0 }),
       posts.findById(SOME_ID),
       posts.update(SOME_ID, { title: 'x', updatedAt: T0 }),

@@ -1,11 +1,12 @@
-import type { Clock, LoginLimits, SignupLimits } from '@inkwell/domain';
+import type { Clock, LoginLimits, MailLimits, SignupLimits } from '@inkwell/domain';
 import type { Config } from './config.js';
 import type { Store } from './store.js';
 
-/** The login and signup limits the configuration asks for, as the use cases take them. */
+/** The login, signup and mail limits the configuration asks for, as the use cases take them. */
 export interface AbuseLimits {
   readonly loginLimits: LoginLimits;
   readonly signupLimits: SignupLimits;
+  readonly mailLimits: MailLimits;
 }
 
 /**
@@ -22,5 +23,10 @@ export function createAbuseLimits(limits: Config['limits'], store: Pick<Store, '
       failuresPerAddress: limiter('login-address', limits.loginFailuresPerAddress),
     },
     signupLimits: { perAddress: limiter('signup-address', limits.signupsPerAddress) },
+    mailLimits: {
+      resetsPerEmail: limiter('reset-email', limits.passwordResetsPerEmail),
+      resetsPerAddress: limiter('reset-address', limits.passwordResetsPerAddress),
+      verificationsPerAccount: limiter('verify-account', limits.verificationMailsPerAccount),
+    },
   };
 }

@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEVELOPMENT_JWT_SECRET, readConfig, SETTING_NAMES, type Config } from './config.js';
+import {
+  ConfigError,
+  DEVELOPMENT_APP_URL,
+  DEVELOPMENT_JWT_SECRET,
+  DEVELOPMENT_MAIL_FROM,
+  MAIL_OFF,
+  readConfig,
+  SETTING_NAMES,
+  type Config,
+} from './config.js';
 
 const PRODUCTION_SECRET = 'p'.repeat(32);
 
@@ -253,6 +262,121 @@ describe('readConfig', () => {
       const config = readConfig({});
       expect(config.warnings.join(' ')).not.toContain(DEVELOPMENT_JWT_SECRET);
     });
+  });
+});
+
+describe('mail: MAIL_URL, MAIL_FROM, APP_URL', () => {
+  const SMTP = { MAIL_URL: 'smtp://mail.example.com:2525', MAIL_FROM: 'Example <no-reply@example.com>', APP_URL: 'https://app.example.com' };
+
+  it('is log: outside production by default, from a development sender, with links to http://localhost:3000', () => {
+    for (const env of [{}, { NODE_ENV: 'test' }, { NODE_ENV: 'development', MAIL_URL: 'log:' }]) {
+      expect(readConfig(env).mail).toStrictEqual({ transport: { kind: 'log' }, from: DEVELOPMENT_MAIL_FROM, appUrl: DEVELOPMENT_APP_URL });
+    }
+    expect(DEVELOPMENT_APP_URL).toBe('http://localhost:3000');
+  });
+
+  it('is off in production without MAIL_URL, and adds no warning: the start-up line is MAIL_OFF', () => {
+    const config = readConfig({ NODE_ENV: 'production', JWT_SECRET: PRODUCTION_SECRET });
+    expect(config.mail).toBeNull();
+    expect(config.warnings).toEqual([]);
+    expect(MAIL_OFF).toMatch(/^mail: off .*MAIL_URL/);
+  });
+
+  it('refuses log: in production, saying why', () => {
+    expect(refusal({ NODE_ENV: 'production', JWT_SECRET: PRODUCTION_SECRET, MAIL_URL: 'log:' }).message).toBe(
+      'MAIL_URL=log: writes every mail, its link included, to the log: it is refused when NODE_ENV=production',
+    );
+  });
+
+  it('reads an smtp:// server (STARTTLS when offered) with its sender and front end, in production too', () => {
+    for (const env of [SMTP, { ...SMTP, NODE_ENV: 'production', JWT_SECRET: PRODUCTION_SECRET }]) {
+      expect(readConfig(env).mail).toStrictEqual({
+        transport: { kind: 'smtp', secure: false, host: 'mail.example.com', port: 2525 },
+        from: 'Example <no-reply@example.com>',
+        appUrl: 'https://app.example.com',
+      });
+    }
+  });
+
+  it('reads smtps:// as TLS from the start, the login URL-decoded, and the default ports 587 and 465', () => {
+    expect(readConfig({ ...SMTP, MAIL_URL: 'smtps://apikey:p%40ss%3Aword@smtp.example.com' }).mail?.transport).toStrictEqual({
+      kind: 'smtp',
+      secure: true,
+      host: 'smtp.example.com',
+      port: 465,
+      auth: { user: 'apikey', pass: 'p@ss:word' },
+    });
+    expect(readConfig({ ...SMTP, MAIL_URL: 'smtp://127.0.0.1' }).mail?.transport).toMatchObject({ secure: false, host: '127.0.0.1', port: 587 });
+    expect(readConfig({ ...SMTP, MAIL_URL: 'smtp://[::1]:25/' }).mail?.transport).toMatchObject({ host: '::1', port: 25 });
+  });
+
+  it.each([
+    ['MAIL_FROM', 'MAIL_FROM must be set when MAIL_URL is an SMTP server: it is the sender of every mail'],
+    ['APP_URL', 'APP_URL must be set when MAIL_URL is an SMTP server: the links in mail point to it'],
+  ])('requires %s with SMTP', (name, message) => {
+    expect(refusal({ ...SMTP, [name]: undefined }).message).toBe(message);
+    expect(refusal({ ...SMTP, [name]: '' }).message).toBe(message);
+  });
+
+  it.each(['http://mail.example.com', 'smtp:', 'smtp://', 'mail.example.com:25', 'SMTP-server', 'smtp://host/path', 'smtp://host?pool=true', 'smtp://host#x', 'log', 'log:x'])(
+    'refuses MAIL_URL %j with the forms it takes',
+    (MAIL_URL) => {
+      expect(refusal({ ...SMTP, MAIL_URL }).message).toMatch(/^MAIL_URL must be smtp:\/\/\[user:password@\]host\[:port\], smtps:\/\/.* or log:/);
+    },
+  );
+
+  it('never repeats a refused MAIL_URL, which may hold a password', () => {
+    const { message } = refusal({ ...SMTP, MAIL_URL: 'smtp://user:hunter2@host/path' });
+    expect(message).not.toContain('hunter2');
+  });
+
+  it.each(['https://app.example.com/', 'https://app.example.com/account//', 'http://localhost:5173'])('takes APP_URL %j without its trailing slashes', (APP_URL) => {
+    expect(readConfig({ ...SMTP, APP_URL }).mail?.appUrl).toBe(APP_URL.replace(/\/+$/, ''));
+  });
+
+  it.each(['app.example.com', 'ftp://app.example.com', 'https://app.example.com/?x=1', 'https://app.example.com/#top', 'https://user:pw@app.example.com', 'javascript:alert(1)'])(
+    'refuses APP_URL %j',
+    (APP_URL) => {
+      expect(refusal({ ...SMTP, APP_URL }).message).toMatch(/^APP_URL must be an http:\/\/ or https:\/\/ URL/);
+    },
+  );
+
+  it.each(['no-reply@example.com', 'Example <no-reply@example.com>', '"Example, Inc." <a.b+c@mail.example.com>'])('takes MAIL_FROM %j', (MAIL_FROM) => {
+    expect(readConfig({ ...SMTP, MAIL_FROM }).mail?.from).toBe(MAIL_FROM);
+  });
+
+  it.each(['example.com', 'Example', 'a@b, c@d', 'Example <no-reply@example.com>\r\nBcc: x@y.z', '<a@b> <c@d>', 'x <a b@c>'])('refuses MAIL_FROM %j', (MAIL_FROM) => {
+    expect(refusal({ ...SMTP, MAIL_FROM }).message).toMatch(/^MAIL_FROM must be an address/);
+  });
+});
+
+describe('mail links and limits', () => {
+  it('default to links of 30 minutes (reset) and 24 hours (verification), and 3, 30 and 3 requests an hour', () => {
+    const config = readConfig({});
+    expect(config.mailLinks).toStrictEqual({ passwordResetTtlSeconds: 1800, emailVerifyTtlSeconds: 86_400 });
+    expect(config.limits.passwordResetsPerEmail).toStrictEqual({ max: 3, windowSeconds: 3600 });
+    expect(config.limits.passwordResetsPerAddress).toStrictEqual({ max: 30, windowSeconds: 3600 });
+    expect(config.limits.verificationMailsPerAccount).toStrictEqual({ max: 3, windowSeconds: 3600 });
+  });
+
+  it('reads each, a limit of 0 turning it off', () => {
+    const config = readConfig({
+      PASSWORD_RESET_TTL_SECONDS: '600',
+      EMAIL_VERIFY_TTL_SECONDS: '3600',
+      PASSWORD_RESET_MAX_PER_EMAIL: '0',
+      PASSWORD_RESET_MAX_PER_ADDRESS: '100',
+      EMAIL_VERIFY_MAX_PER_ACCOUNT: '5',
+    });
+    expect(config.mailLinks).toStrictEqual({ passwordResetTtlSeconds: 600, emailVerifyTtlSeconds: 3600 });
+    expect([config.limits.passwordResetsPerEmail.max, config.limits.passwordResetsPerAddress.max, config.limits.verificationMailsPerAccount.max]).toEqual([0, 100, 5]);
+  });
+
+  it.each([
+    ['PASSWORD_RESET_TTL_SECONDS', '59', 'PASSWORD_RESET_TTL_SECONDS must be at least 60'],
+    ['EMAIL_VERIFY_TTL_SECONDS', '1d', 'EMAIL_VERIFY_TTL_SECONDS must be a whole number'],
+    ['PASSWORD_RESET_MAX_PER_EMAIL', '-1', 'PASSWORD_RESET_MAX_PER_EMAIL must be a whole number'],
+  ])('refuses %s=%j with one line naming it', (name, value, message) => {
+    expect(refusal({ [name]: value }).message).toBe(message);
   });
 });
 

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 /** The JWT secret used when `JWT_SECRET` is unset outside production. Public by design: never use it for real. */
 export const DEVELOPMENT_JWT_SECRET = 'inkwell-development-secret-do-not-use-in-production';
 const MIN_PRODUCTION_SECRET_BYTES = 32;
+const HOUR_SECONDS = 60 * 60;
 
 /** The `DB_URL` that selects the in-memory store instead of MongoDB. */
 export const MEMORY_DB_URL = 'memory:';
@@ -25,6 +26,12 @@ export interface Config {
     readonly loginFailuresPerEmail: { readonly max: number; readonly windowSeconds: number };
     readonly loginFailuresPerAddress: { readonly max: number; readonly windowSeconds: number };
     readonly signupsPerAddress: { readonly max: number; readonly windowSeconds: number };
+    /** Password reset requests per e-mail asked for, known or not, per hour. */
+    readonly passwordResetsPerEmail: { readonly max: number; readonly windowSeconds: number };
+    /** Password reset requests per client address, per hour. */
+    readonly passwordResetsPerAddress: { readonly max: number; readonly windowSeconds: number };
+    /** Verification mails an account may ask for (`POST /me/verify-email`), per hour. */
+    readonly verificationMailsPerAccount: { readonly max: number; readonly windowSeconds: number };
   };
   /** Live sessions per account, and how many days a session may live however often it is refreshed. */
   readonly sessions: { readonly maxPerUser: number; readonly maxAgeDays: number };
@@ -42,11 +49,46 @@ export interface Config {
   readonly hashQueueMax: number;
   /** Connections one process holds open at once, and how many of them may be in their lingering close. */
   readonly connections: { readonly open: number; readonly lingering: number };
+  /** Mail (recovery, verification, notices): how it leaves, from whom, where its links point; null when it is off. */
+  readonly mail: MailConfig | null;
+  /** How long the links in mail work, in seconds. */
+  readonly mailLinks: { readonly passwordResetTtlSeconds: number; readonly emailVerifyTtlSeconds: number };
   /** How long a stopping process keeps serving (answering with `Connection: close`, readiness 503) before it stops accepting. */
   readonly shutdownDrainSeconds: number;
   /** Problems worth a loud line at start that do not stop it (the development secret in use). */
   readonly warnings: readonly string[];
 }
+
+/** How mail leaves: through an SMTP server, or written to the log (`log:`, development only). */
+export type MailTransport = SmtpTransport | { readonly kind: 'log' };
+
+/** An SMTP server from `MAIL_URL`: `smtp://` (STARTTLS when the server offers it) or `smtps://` (TLS from the start). */
+export interface SmtpTransport {
+  readonly kind: 'smtp';
+  /** TLS from the start (`smtps://`) rather than STARTTLS when offered. */
+  readonly secure: boolean;
+  readonly host: string;
+  readonly port: number;
+  /** The login, when the URL has one (user and password URL-decoded). */
+  readonly auth?: { readonly user: string; readonly pass: string };
+}
+
+/** Mail that is on: its transport, its sender, and the front end its links point to. */
+export interface MailConfig {
+  readonly transport: MailTransport;
+  /** The sender, `address` or `Name <address>` (`MAIL_FROM`). */
+  readonly from: string;
+  /** The front end's base URL, without a trailing slash (`APP_URL`): links are `{appUrl}/reset-password?token=…`. */
+  readonly appUrl: string;
+}
+
+/** The sender and front end `log:` mail uses when `MAIL_FROM` and `APP_URL` are unset (development). */
+export const DEVELOPMENT_MAIL_FROM = 'inkwell <no-reply@localhost>';
+export const DEVELOPMENT_APP_URL = 'http://localhost:3000';
+
+/** The start-up line of a production process without `MAIL_URL`. */
+export const MAIL_OFF =
+  'mail: off (MAIL_URL is unset and NODE_ENV=production). Password reset and e-mail verification are not served; set MAIL_URL to an smtp:// or smtps:// server to turn them on.';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -80,6 +122,55 @@ function onOff(name: string, fallback: 'on' | 'off') {
     ),
     fallback,
   );
+}
+
+/** `address` or `Name <address>`: one address, nothing a header could be split with. */
+const MAIL_FROM_FORM = /^(?:[^<>\r\n@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+
+/** An http(s) URL a link can be built on: a host, maybe a path, no query, fragment or credentials. */
+function isAppUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '' && !value.includes('?') && !value.includes('#') && url.username === '' && url.password === '';
+}
+
+/** The usage line of every `MAIL_URL` refusal; it never repeats the value, which may hold a password. */
+const MAIL_URL_FORMS = 'MAIL_URL must be smtp://[user:password@]host[:port], smtps://[user:password@]host[:port] or log:';
+
+/** `MAIL_URL` as a transport; a `ConfigError` naming the problem, never the value, when it is none. */
+function mailTransport(value: string): MailTransport {
+  if (value === 'log:') return { kind: 'log' };
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (url === null || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '')
+    throw new ConfigError(MAIL_URL_FORMS);
+  if ((url.pathname !== '' && url.pathname !== '/') || url.search !== '' || url.hash !== '')
+    throw new ConfigError(`${MAIL_URL_FORMS}, without a path, query or fragment`);
+  const secure = url.protocol === 'smtps:';
+  return {
+    kind: 'smtp',
+    secure,
+    // An IPv6 literal keeps its brackets in a URL, not in a socket address.
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port === '' ? (secure ? 465 : 587) : Number(url.port),
+    ...(url.username === '' ? {} : { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }),
+  };
+}
+
+/**
+ * Mail as the environment sets it: `MAIL_URL` (default `log:` outside production; unset in
+ * production, mail is off), `MAIL_FROM` and `APP_URL`, both required with SMTP and defaulted for
+ * `log:`. `log:` writes links to the log, so production refuses it.
+ */
+function mailConfig(env: { MAIL_URL?: string; MAIL_FROM?: string; APP_URL?: string }, production: boolean): MailConfig | null {
+  if (env.MAIL_URL === undefined && production) return null;
+  const transport = mailTransport(env.MAIL_URL ?? 'log:');
+  if (transport.kind === 'log') {
+    if (production) throw new ConfigError('MAIL_URL=log: writes every mail, its link included, to the log: it is refused when NODE_ENV=production');
+    return { transport, from: env.MAIL_FROM ?? DEVELOPMENT_MAIL_FROM, appUrl: env.APP_URL ?? DEVELOPMENT_APP_URL };
+  }
+  if (env.MAIL_FROM === undefined) throw new ConfigError('MAIL_FROM must be set when MAIL_URL is an SMTP server: it is the sender of every mail');
+  if (env.APP_URL === undefined) throw new ConfigError('APP_URL must be set when MAIL_URL is an SMTP server: the links in mail point to it');
+  return { transport, from: env.MAIL_FROM, appUrl: env.APP_URL };
 }
 
 const EnvSchema = v.object({
@@ -136,6 +227,22 @@ const EnvSchema = v.object({
   HASH_QUEUE_MAX: wholeNumber('HASH_QUEUE_MAX', 32),
   CONNECTIONS_MAX: wholeNumber('CONNECTIONS_MAX', 1024, 1),
   LINGERING_CONNECTIONS_MAX: wholeNumber('LINGERING_CONNECTIONS_MAX', 128),
+  MAIL_URL: v.optional(v.string()),
+  MAIL_FROM: v.optional(
+    v.pipe(v.string(), v.regex(MAIL_FROM_FORM, 'MAIL_FROM must be an address (no-reply@example.com) or a name and address (Example <no-reply@example.com>)')),
+  ),
+  APP_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(isAppUrl, 'APP_URL must be an http:// or https:// URL without a query or fragment, like https://app.example.com'),
+      v.transform((url) => url.replace(/\/+$/, '')),
+    ),
+  ),
+  PASSWORD_RESET_TTL_SECONDS: wholeNumber('PASSWORD_RESET_TTL_SECONDS', 30 * 60, 60),
+  EMAIL_VERIFY_TTL_SECONDS: wholeNumber('EMAIL_VERIFY_TTL_SECONDS', 24 * 60 * 60, 60),
+  PASSWORD_RESET_MAX_PER_EMAIL: wholeNumber('PASSWORD_RESET_MAX_PER_EMAIL', 3),
+  PASSWORD_RESET_MAX_PER_ADDRESS: wholeNumber('PASSWORD_RESET_MAX_PER_ADDRESS', 30),
+  EMAIL_VERIFY_MAX_PER_ACCOUNT: wholeNumber('EMAIL_VERIFY_MAX_PER_ACCOUNT', 3),
   SHUTDOWN_DRAIN_SECONDS: wholeNumber('SHUTDOWN_DRAIN_SECONDS', 5),
 });
 
@@ -151,7 +258,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const result = v.safeParse(EnvSchema, present);
   if (!result.success) throw new ConfigError(result.issues[0].message);
-  const { PORT, HOST, DB_URL, DB_DATABASE, JWT_SECRET, NODE_ENV, LOG_LEVEL, ...rest } = result.output;
+  const { PORT, HOST, DB_URL, DB_DATABASE, JWT_SECRET, NODE_ENV, LOG_LEVEL, MAIL_URL, MAIL_FROM, APP_URL, ...rest } = result.output;
 
   const warnings: string[] = [];
   if (NODE_ENV === 'production') {
@@ -168,6 +275,8 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     );
   }
 
+  const mail = mailConfig({ MAIL_URL, MAIL_FROM, APP_URL }, NODE_ENV === 'production');
+
   return {
     port: PORT,
     host: HOST,
@@ -181,6 +290,9 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
       loginFailuresPerEmail: { max: rest.LOGIN_MAX_FAILURES_PER_EMAIL, windowSeconds: rest.LOGIN_FAILURE_WINDOW_SECONDS },
       loginFailuresPerAddress: { max: rest.LOGIN_MAX_FAILURES_PER_ADDRESS, windowSeconds: rest.LOGIN_FAILURE_WINDOW_SECONDS },
       signupsPerAddress: { max: rest.SIGNUP_MAX_PER_ADDRESS, windowSeconds: rest.SIGNUP_WINDOW_SECONDS },
+      passwordResetsPerEmail: { max: rest.PASSWORD_RESET_MAX_PER_EMAIL, windowSeconds: HOUR_SECONDS },
+      passwordResetsPerAddress: { max: rest.PASSWORD_RESET_MAX_PER_ADDRESS, windowSeconds: HOUR_SECONDS },
+      verificationMailsPerAccount: { max: rest.EMAIL_VERIFY_MAX_PER_ACCOUNT, windowSeconds: HOUR_SECONDS },
     },
     sessions: { maxPerUser: rest.SESSIONS_MAX_PER_USER, maxAgeDays: rest.SESSION_MAX_AGE_DAYS },
     trustProxy: rest.TRUST_PROXY,
@@ -190,6 +302,8 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     hashWorkers: rest.HASH_WORKERS,
     hashQueueMax: rest.HASH_QUEUE_MAX,
     connections: { open: rest.CONNECTIONS_MAX, lingering: rest.LINGERING_CONNECTIONS_MAX },
+    mail,
+    mailLinks: { passwordResetTtlSeconds: rest.PASSWORD_RESET_TTL_SECONDS, emailVerifyTtlSeconds: rest.EMAIL_VERIFY_TTL_SECONDS },
     shutdownDrainSeconds: rest.SHUTDOWN_DRAIN_SECONDS,
     warnings,
   };

@@ -5,21 +5,28 @@ import { createBcryptPasswordHasher, type PooledPasswordHasher } from './adapter
 import type { Config } from './config.js';
 import { plainLineLogger } from './logger.js';
 import { createJoseTokenService } from './adapters/jose-token-service.js';
+import { startMail, type MailOverrides, type RunningMail } from './mail.js';
 import { openStore } from './open-store.js';
 import type { Store } from './store.js';
 import { systemClock } from './adapters/system-clock.js';
 
-/** A wired inkwell: the HTTP app over its store, and how to release the store and the hashing threads. */
+/**
+ * A wired inkwell: the HTTP app over its store, mail when it is on (the loop delivering from this
+ * process), and how to release them all.
+ */
 export interface Inkwell {
   readonly app: ReturnType<typeof createHttpApp>;
   readonly store: Store;
   /** Marks the process as stopping: from now on `GET /health` answers 503 `stopping`, so load balancers take it out. */
   markStopping(): void;
+  /** Mail when it is on (`MAIL_URL`, or `log:` outside production); null when it is off. */
+  readonly mail: RunningMail | null;
+  /** Stops the delivery loop (its sends in flight finish, bounded), then releases the hashing threads and the store. */
   close(): Promise<void>;
 }
 
 /** Adapters a test may substitute; production passes none. */
-export interface InkwellOverrides {
+export interface InkwellOverrides extends MailOverrides {
   readonly clock?: Clock;
   readonly hasher?: PasswordHasher;
   readonly store?: Store;
@@ -43,12 +50,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The composition root: builds every adapter from the configuration and wires them into the app,
- * and sweeps expired sessions out of the store while it runs (writes of an account drop its own;
- * the sweep reaches accounts nobody writes).
+ * delivers mail from the outbox while it runs when mail is on, and sweeps expired sessions out of
+ * the store (writes of an account drop its own; the sweep reaches accounts nobody writes).
  */
 export async function createInkwell(config: Config, logger: Logger, overrides: InkwellOverrides = {}): Promise<Inkwell> {
   const clock = overrides.clock ?? systemClock;
-  const store = overrides.store ?? (await openStore(config));
+  const store = overrides.store ?? (await openStore(config, logger));
   const previous = store.previousPostsAccess;
   if (previous !== null && previous !== config.postsAccess) logger.warn({ postsAccess: config.postsAccess, previousPostsAccess: previous }, postsAccessChanged(config.postsAccess, previous));
   const tokens = await createJoseTokenService(config.jwtSecret, clock);
@@ -57,6 +64,7 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
   const hasher =
     overrides.hasher ?? (pool = createBcryptPasswordHasher({ threads: config.hashWorkers, queueMax: config.hashQueueMax }));
   let stopping = false;
+  const mail = config.mail === null ? null : startMail({ ...config, mail: config.mail }, store, clock, logger, overrides);
   const app = createHttpApp({
     users: store.users,
     posts: store.posts,
@@ -73,6 +81,7 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     apiDocs: config.apiDocs,
     postAccess: postAccessPolicy(config.postsAccess),
     sessionRules: { maxPerUser: config.sessions.maxPerUser, maxAgeMs: config.sessions.maxAgeDays * DAY_MS },
+    ...(mail === null ? {} : { outbox: mail.outbox, mailRules: mail.mailRules }),
   });
   const sweep = setInterval(() => {
     store.users.removeExpiredSessions(clock.now()).catch((error: unknown) => {
@@ -81,10 +90,14 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
   }, EXPIRED_SESSIONS_SWEEP_MS).unref();
   const close = async () => {
     clearInterval(sweep);
+    // The loop's sends in flight still write to the store: it stops first.
+    await mail?.close();
     await Promise.all([pool?.close(), store.close()]);
   };
   const markStopping = () => {
     stopping = true;
+    // Draining: the mail this process claimed goes on, and other processes take the rest.
+    mail?.loop.stopClaiming();
   };
-  return { app, store, markStopping, close };
+  return { app, store, mail, markStopping, close };
 }

@@ -1,3 +1,4 @@
+import type { Logger } from '@inkwell/adapters-http';
 import { createHmac } from 'node:crypto';
 import { MEMORY_DB_URL, type Config } from './config.js';
 import { redactUrlPasswords } from './redact-url-passwords.js';
@@ -8,14 +9,18 @@ export class StoreStartError extends Error {
   override readonly name = 'StoreStartError';
 }
 
-/** Opens the store `DB_URL` selects: in-memory for `memory:`, otherwise MongoDB (connected and indexed). */
-export async function openStore(config: Config): Promise<Store> {
+/**
+ * Opens the store `DB_URL` selects: in-memory for `memory:`, otherwise MongoDB (connected and
+ * indexed). `logger` hears of mail the MongoDB outbox had to drop (its token sealed under another
+ * `JWT_SECRET`).
+ */
+export async function openStore(config: Config, logger?: Logger): Promise<Store> {
   if (config.dbUrl === MEMORY_DB_URL) return memoryStore();
 
   // Loaded only for MongoDB: the driver costs ~120 ms of start-up and ~20 MB of memory (BSON
   // allocates a 17 MB buffer on import) that the in-memory store has no use for.
   const { connectMongo, ensureIndexes, recordPostsAccess } = await import('@inkwell/adapters-mongo');
-  const { mongoStore } = await import('./mongo-store.js');
+  const { mongoStore, outboxTokenKey } = await import('./mongo-store.js');
   let connection;
   let previousPostsAccess;
   try {
@@ -32,7 +37,12 @@ export async function openStore(config: Config): Promise<Store> {
     );
   }
   const open = connection;
-  return { ...mongoStore(open.db, limitKeySecret(config.jwtSecret), previousPostsAccess), close: () => open.close() };
+  const outbox = {
+    tokenKey: outboxTokenKey(config.jwtSecret),
+    onUnreadable: (message: { id: string; kind: string }) =>
+      logger?.error({ messageId: message.id, kind: message.kind }, 'mail: dropped, its link was sealed under another JWT_SECRET and cannot be opened'),
+  };
+  return { ...mongoStore(open.db, limitKeySecret(config.jwtSecret), previousPostsAccess, outbox), close: () => open.close() };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { clusterRefusal, DEFAULT_RESTART_POLICY, isClusterPrimary, isClusterWorker, runClusterPrimary, type RestartPolicy } from './cluster.js';
-import { ConfigError, MEMORY_DB_URL, readConfig } from './config.js';
+import { ConfigError, MAIL_OFF, MEMORY_DB_URL, readConfig } from './config.js';
 import { watchEventLoop } from './event-loop-watchdog.js';
 import { exitOnUncaughtErrors } from './fatal-errors.js';
 import { createLogger } from './logger.js';
@@ -42,6 +42,8 @@ export async function runProcess(options: ProcessOptions = {}): Promise<void> {
     for (const warning of config.warnings) logger.warn(warning);
     if (config.dbUrl === MEMORY_DB_URL)
       logger.warn('store: memory. Data is kept in memory only and is lost when the process stops.');
+    if (config.mail === null) logger.warn(MAIL_OFF);
+    else if (config.mail.transport.kind === 'log') logger.info('mail: log: (MAIL_URL). Every mail is written to this log as one JSON line, its link included.');
   }
   if (isClusterPrimary(config)) {
     const primary = runClusterPrimary(config, logger, options.restartPolicy ?? DEFAULT_RESTART_POLICY);

@@ -1,9 +1,11 @@
 import {
   createInMemoryAttemptLimiter,
+  createInMemoryOutbox,
   createInMemoryPostRepository,
   createInMemoryUserRepository,
   type AttemptLimiter,
   type Clock,
+  type Outbox,
   type PostAccessMode,
   type PostRepository,
   type UserRepository,
@@ -20,6 +22,8 @@ export interface LimitRule {
 export interface Store {
   readonly users: UserRepository;
   readonly posts: PostRepository;
+  /** Where mail waits to be delivered: in this process for the memory store, in the database for MongoDB, where every process delivers it. */
+  readonly outbox: Outbox;
   /**
    * A limiter for one rule, counting where the store keeps its data: in this process for the
    * memory store, in the database for MongoDB, so that every process on it counts together.
@@ -37,11 +41,12 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** A new in-memory store: users, posts and limits in this process, lost when it stops. */
+/** A new in-memory store: users, posts, limits and mail waiting in this process, lost when it stops. */
 export function memoryStore(): Store {
   return {
     users: createInMemoryUserRepository(),
     posts: createInMemoryPostRepository(),
+    outbox: createInMemoryOutbox(),
     attemptLimiter: ({ max, windowSeconds }, clock) => createInMemoryAttemptLimiter({ max, windowSeconds, clock }),
     label: 'memory',
     previousPostsAccess: null,

@@ -9,7 +9,7 @@
 export type { UseCaseDeps } from './posts/use-case-deps.js';
 export type { AccountDeps } from './accounts/account-deps.js';
 export type { UseCaseRequest } from './accounts/use-case-request.js';
-export { isOffered, type AccountUseCase, type UseCaseName } from './use-cases.js';
+export { isOffered, MAIL_USE_CASES, type AccountUseCase, type MailUseCase, type UseCaseName } from './use-cases.js';
 
 // Errors and validation
 export { DOMAIN_ERROR_CODES, DomainError, isDomainError } from './shared/errors.js';
@@ -26,13 +26,16 @@ export type {
   AuthoredPosts,
   UserWithSession,
   UserChanges,
+  LinkRecord,
   Verified,
   PasswordHasher,
   TokenService,
   TokenClaims,
   NewToken,
 } from './accounts/ports.js';
-export type { AttemptLimiter, AttemptVerdict, LoginLimits, SignupLimits } from './accounts/attempt-limiter.js';
+export type { AttemptLimiter, AttemptVerdict, LoginLimits, MailLimits, SignupLimits } from './accounts/attempt-limiter.js';
+export { DEFAULT_MAIL_RULES, type MailRules } from './accounts/mail-rules.js';
+export { newLinkToken, hashLinkToken } from './accounts/link-tokens.js';
 export type { ClientContext } from './accounts/client-context.js';
 export { NO_CREDENTIALS, OTHER_CREDENTIALS, bearer, type Credentials } from './accounts/credentials.js';
 export { ANONYMOUS, type Caller } from './accounts/caller.js';
@@ -45,6 +48,9 @@ export {
   ChangePasswordSchema,
   UpdateAccountSchema,
   DeleteAccountSchema,
+  RequestPasswordResetSchema,
+  ConfirmPasswordResetSchema,
+  VerifyEmailSchema,
   LOGOUT_SCOPES,
 } from './accounts/schemas.js';
 export type {
@@ -55,6 +61,9 @@ export type {
   ChangePasswordInput,
   UpdateAccountInput,
   DeleteAccountInput,
+  RequestPasswordResetInput,
+  ConfirmPasswordResetInput,
+  VerifyEmailInput,
 } from './accounts/schemas.js';
 export { PublicUserSchema, SignedInSchema, PublicSessionSchema } from './accounts/response-schemas.js';
 
@@ -70,6 +79,17 @@ export { refreshSession, type RefreshSessionRequest } from './accounts/refresh-s
 export { changePassword, type ChangePasswordRequest } from './accounts/change-password.js';
 export { updateAccount, type UpdateAccountRequest } from './accounts/update-account.js';
 export { ACCOUNT_DELETION_LEASE_MS, deleteAccount, type DeleteAccountRequest } from './accounts/delete-account.js';
+export { requestPasswordReset, type RequestPasswordResetRequest } from './accounts/request-password-reset.js';
+export { confirmPasswordReset, type ConfirmPasswordResetRequest } from './accounts/confirm-password-reset.js';
+export { verifyEmail, type VerifyEmailRequest } from './accounts/verify-email.js';
+export { requestEmailVerification, type RequestEmailVerificationRequest } from './accounts/request-email-verification.js';
+export {
+  deliverMessage,
+  DROP_REASONS,
+  type DeliverMessageRequest,
+  type DeliveryOutcome,
+  type DropReason,
+} from './accounts/deliver-message.js';
 
 // Accounts: in-memory adapters
 export { createInMemoryUserRepository } from './accounts/in-memory-user-repository.js';

@@ -9,3 +9,4 @@ export {
 export { idsThatNameNothing } from './test-support/ids.js';
 export { crossing, holdNextCall, type HeldCall } from './test-support/hold.js';
 export { describeOutboxContract } from './test-support/outbox.contract.js';
+export { recordingMailSender, deliverDueMessages, type RecordingMailSender, type Delivered } from './test-support/mail.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { ownerPostAccess } from '@inkwell/domain';
+import { createInMemoryOutbox, openPostAccess, ownerPostAccess } from '@inkwell/domain';
 import { describe, expect, it } from 'vitest';
 import { DOCS_CONTENT_SECURITY_POLICY } from './docs-page.js';
 import { testHttpApp } from '../test-support/test-app.js';
@@ -25,7 +25,15 @@ describe('GET /openapi.json and GET /docs', () => {
   it("serve the document of the app's posts access mode", async () => {
     const res = await testHttpApp({ postAccess: ownerPostAccess }).request('/openapi.json');
     expect(res.status).toBe(200);
-    expect(await res.json()).toStrictEqual(JSON.parse(JSON.stringify(createOpenApiDocument(apiRoutes, 'owner'))));
+    expect(await res.json()).toStrictEqual(JSON.parse(JSON.stringify(createOpenApiDocument(apiRoutes, { postAccess: ownerPostAccess }))));
+  });
+
+  it('serve the document with the mail operations only when mail is on', async () => {
+    const paths = async (app: ReturnType<typeof testHttpApp>) => Object.keys(((await (await app.request('/openapi.json')).json()) as { paths: object }).paths);
+    const outbox = createInMemoryOutbox();
+    expect(await paths(testHttpApp({ outbox }))).toEqual(Object.keys(createOpenApiDocument(apiRoutes, { postAccess: openPostAccess, outbox }).paths));
+    expect(await paths(testHttpApp({ outbox }))).toContain('/auth/password-reset');
+    expect(await paths(testHttpApp())).not.toContain('/auth/password-reset');
   });
 
   it('serve the page with its own Content-Security-Policy, loading only its own files', async () => {

@@ -1,5 +1,5 @@
-import type { PostAccessPolicy } from '@inkwell/domain';
 import { Hono } from 'hono';
+import type { DocumentedServer } from '../openapi/route-docs.js';
 import { apiRoutes } from '../routes/api-routes.js';
 import {
   DOCS_CONTENT_SECURITY_POLICY,
@@ -20,15 +20,16 @@ const ASSET_CACHE_CONTROL = 'public, max-age=86400';
 /**
  * `GET /openapi.json` and the Swagger UI page at `GET /docs`, whose script and styles are served
  * from the installed `swagger-ui-dist`, never a CDN, so the page works with no internet.
- * The document describes the server's access mode, and is built once, on first request.
+ * The document describes the server's access mode and whether mail is on, and is built once, on
+ * first request.
  */
-export function docsRoutes(postAccess: PostAccessPolicy) {
+export function docsRoutes(server: DocumentedServer) {
   let documentText: Promise<string> | undefined;
   const app = new Hono()
     .get('/openapi.json', async (c) => {
       // Loaded on first request, so the converter costs nothing at start or when nobody asks.
       documentText ??= import('../openapi/document.js').then(({ createOpenApiDocument }) =>
-        JSON.stringify(createOpenApiDocument(apiRoutes, postAccess.mode)),
+        JSON.stringify(createOpenApiDocument(apiRoutes, { postAccess: server.postAccess, outbox: server.outbox })),
       );
       return c.body(await documentText, 200, { 'Content-Type': 'application/json' });
     })

@@ -1,22 +1,22 @@
 import {
   ChangePasswordSchema,
+  ConfirmPasswordResetSchema,
   CreateOwnPostSchema,
   CreatePostSchema,
   DeleteAccountSchema,
   LogInSchema,
   LogOutSchema,
   PaginationSchema,
-  POST_ACCESS_MODES,
-  postAccessPolicy,
   PostPageSchema,
   PostSchema,
   PublicSessionSchema,
   PublicUserSchema,
+  RequestPasswordResetSchema,
   SignedInSchema,
   SignUpSchema,
   UpdateAccountSchema,
   UpdatePostSchema,
-  type PostAccessMode,
+  VerifyEmailSchema,
 } from '@inkwell/domain';
 import { createSchemaConverter, type AnySchema, type JsonSchema } from './converter.js';
 import {
@@ -49,6 +49,9 @@ const COMPONENTS: Readonly<Record<string, AnySchema>> = {
   ChangePasswordRequest: ChangePasswordSchema,
   UpdateAccountRequest: UpdateAccountSchema,
   DeleteAccountRequest: DeleteAccountSchema,
+  PasswordResetRequest: RequestPasswordResetSchema,
+  PasswordResetConfirmRequest: ConfirmPasswordResetSchema,
+  VerifyEmailRequest: VerifyEmailSchema,
   CreatePostRequest: CreatePostSchema,
   CreateOwnPostRequest: CreateOwnPostSchema,
   UpdatePostRequest: UpdatePostSchema,
@@ -65,12 +68,9 @@ export function componentOf(schema: AnySchema): string {
 }
 
 /**
- * The named schemas of a mode's document: every component but the other modes' `POST /posts`
- * bodies (the access policy's `newPostSchema`), which nothing in it refers to.
+ * The named schemas of a document: every component but the request bodies no operation of it
+ * takes (`unusedBodies`: another mode's `POST /posts` body, the mail routes' bodies with mail off).
  */
-export function componentSchemas(mode: PostAccessMode): Record<string, JsonSchema> {
-  const otherBodies = new Set<string>(
-    POST_ACCESS_MODES.filter((other) => other !== mode).map((other) => componentOf(postAccessPolicy(other).newPostSchema)),
-  );
-  return Object.fromEntries(Object.entries(converter.componentSchemas()).filter(([name]) => !otherBodies.has(name)));
+export function componentSchemas(unusedBodies: ReadonlySet<string>): Record<string, JsonSchema> {
+  return Object.fromEntries(Object.entries(converter.componentSchemas()).filter(([name]) => !unusedBodies.has(name)));
 }

@@ -1,5 +1,7 @@
 import {
   ChangePasswordSchema,
+  ConfirmPasswordResetSchema,
+  createInMemoryOutbox,
   CreateOwnPostSchema,
   CreatePostSchema,
   DeleteAccountSchema,
@@ -7,9 +9,11 @@ import {
   LogInSchema,
   LogOutSchema,
   POST_ACCESS_MODES,
+  RequestPasswordResetSchema,
   SignUpSchema,
   UpdateAccountSchema,
   UpdatePostSchema,
+  VerifyEmailSchema,
   postAccessPolicy,
   type DomainErrorCode,
   type PostAccessMode,
@@ -53,6 +57,7 @@ const ACCOUNT_SECURITY: Record<string, unknown> = {
   'post /auth/password': bearer,
   'get /me/sessions': bearer,
   'delete /me/sessions/{id}': bearer,
+  'post /me/verify-email': bearer,
 };
 
 /** The security of every operation that is not public, per mode: owner mode asks for tokens on posts. */
@@ -93,7 +98,20 @@ const REQUEST_SCHEMAS: Record<string, v.GenericSchema> = {
   CreatePostRequest: CreatePostSchema,
   CreateOwnPostRequest: CreateOwnPostSchema,
   UpdatePostRequest: UpdatePostSchema,
+  PasswordResetRequest: RequestPasswordResetSchema,
+  PasswordResetConfirmRequest: ConfirmPasswordResetSchema,
+  VerifyEmailRequest: VerifyEmailSchema,
 };
+
+/** The operations that exist only with mail on, and the request bodies only they take. */
+const MAIL_OPERATIONS = ['post /auth/password-reset', 'post /auth/password-reset/confirm', 'post /auth/verify-email', 'post /me/verify-email'];
+const MAIL_BODIES = ['PasswordResetRequest', 'PasswordResetConfirmRequest', 'VerifyEmailRequest'];
+
+/** Every mode, with mail off and on. */
+const SERVERS = POST_ACCESS_MODES.flatMap((mode) => [
+  { mode, mail: false, label: `POSTS_ACCESS=${mode}, mail off` },
+  { mode, mail: true, label: `POSTS_ACCESS=${mode}, mail on` },
+]);
 
 const AUTHENTICATION_MESSAGES: readonly string[] = [
   domainFailures.MissingAuthorization.error,
@@ -101,12 +119,13 @@ const AUTHENTICATION_MESSAGES: readonly string[] = [
   domainFailures.UserNoLongerExists.error,
 ];
 
-describe.each(POST_ACCESS_MODES)('the OpenAPI document with POSTS_ACCESS=%s', (mode) => {
-  const document = createOpenApiDocument(apiRoutes, mode);
+describe.each(SERVERS)('the OpenAPI document with $label', ({ mode, mail }) => {
+  const server = { postAccess: postAccessPolicy(mode), ...(mail && { outbox: createInMemoryOutbox() }) };
+  const document = createOpenApiDocument(apiRoutes, server);
   const operations = operationsOf(document);
 
   it('describes exactly the routes the app serves in this mode, the docs themselves aside', () => {
-    const served = testHttpApp({ postAccess: postAccessPolicy(mode) })
+    const served = testHttpApp(server)
       .routes.filter((route) => route.method !== 'ALL' && route.path !== '/openapi.json' && !route.path.startsWith('/docs'))
       .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
     expect(operations.map(({ name }) => name).sort()).toEqual([...new Set(served)].sort());
@@ -154,7 +173,14 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document with POSTS_ACCESS=%s', (m
         }
       }
     }
-    expect(checked).toBeGreaterThan(mode === 'owner' ? 60 : 40);
+    expect(checked).toBeGreaterThan((mode === 'owner' ? 60 : 40) + (mail ? 10 : 0));
+  });
+
+  it(mail ? 'documents the mail operations and their bodies' : 'leaves the mail operations and their bodies out', () => {
+    const names = operations.map(({ name }) => name);
+    for (const name of MAIL_OPERATIONS) expect(names.includes(name)).toBe(mail);
+    for (const body of MAIL_BODIES) expect(Object.hasOwn(document.components.schemas, body)).toBe(mail);
+    expect(document.info.description.includes('Mail is on')).toBe(mail);
   });
 
   it('gives every request body an example that the domain schema it is converted from accepts', () => {
@@ -168,7 +194,7 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document with POSTS_ACCESS=%s', (m
       expect(schema && v.safeParse(schema, media.example).success).toBe(true);
       checked++;
     }
-    expect(checked).toBe(8);
+    expect(checked).toBe(mail ? 11 : 8);
   });
 
   it('generates the request and query schemas from the domain schemas', () => {
@@ -186,13 +212,13 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document with POSTS_ACCESS=%s', (m
   });
 
   it('is built the same every time', () => {
-    expect(createOpenApiDocument(apiRoutes, mode)).toStrictEqual(document);
+    expect(createOpenApiDocument(apiRoutes, server)).toStrictEqual(document);
   });
 });
 
 describe('the OpenAPI document per access mode', () => {
-  const open = createOpenApiDocument(apiRoutes, 'open');
-  const owner = createOpenApiDocument(apiRoutes, 'owner');
+  const open = createOpenApiDocument(apiRoutes, { postAccess: postAccessPolicy('open') });
+  const owner = createOpenApiDocument(apiRoutes, { postAccess: postAccessPolicy('owner') });
 
   it('is the open one by default', () => {
     expect(createOpenApiDocument(apiRoutes)).toStrictEqual(open);

@@ -1,8 +1,8 @@
-import type { PostAccessMode } from '@inkwell/domain';
-import { componentSchemas } from './components.js';
+import { POST_ACCESS_MODES, openPostAccess, type PostAccessMode } from '@inkwell/domain';
+import { componentOf, componentSchemas } from './components.js';
 import { openApiPaths } from './paths.js';
-import type { RouteDocs } from './route-docs.js';
-import { API_VERSION, type OpenApiDocument } from './types.js';
+import type { DocumentedServer, RouteDocs } from './route-docs.js';
+import { API_VERSION, type OpenApiDocument, type OpenApiPaths } from './types.js';
 
 const DESCRIPTION = `Accounts (signup, login with a signed token of a session that can be ended, \`GET /me\`, the account's sessions and its own changes) and blog posts (a paged list of published posts, read, create, partial update, delete).
 
@@ -22,26 +22,36 @@ const BY_MODE: Record<PostAccessMode, { readonly description: string; readonly p
   },
 };
 
+/** What the description adds when mail is on. */
+const MAIL = `
+- Mail is on: a forgotten password is reset, and an address proved, through links sent by mail (\`/auth/password-reset\`, \`/auth/verify-email\`, \`/me/verify-email\`). A link's token is used only by a \`POST\`, once, and works for a limited time.`;
+
 /**
- * The OpenAPI 3.1 document of the API whose routes are `routes` (`apiRoutes`: the whole API) as a
- * server in access mode `postsAccess` serves it.
+ * The OpenAPI 3.1 document of the API whose routes are `routes` (`apiRoutes`: the whole API) as
+ * `server` serves it: its posts access mode, and the mail routes only when mail is on.
  * Every schema in it is generated from the valibot schemas that validate requests (in the
  * domain) and describe responses, and every error example carries the exact message the API
  * answers with.
  */
-export function createOpenApiDocument(routes: readonly RouteDocs[], postsAccess: PostAccessMode = 'open'): OpenApiDocument {
+export function createOpenApiDocument(routes: readonly RouteDocs[], server: DocumentedServer = { postAccess: openPostAccess }): OpenApiDocument {
+  const postsAccess = server.postAccess.mode;
+  const mail = server.outbox !== undefined;
+  const paths = openApiPaths(routes, server);
   return {
     openapi: '3.1.0',
-    info: { title: 'inkwell', version: API_VERSION, description: BY_MODE[postsAccess].description },
+    info: { title: 'inkwell', version: API_VERSION, description: `${BY_MODE[postsAccess].description}${mail ? MAIL : ''}` },
     servers: [{ url: '/', description: 'The server that serves this document' }],
     tags: [
-      { name: 'Accounts', description: 'Signup, login, the current user, its sessions, and its own changes.' },
+      {
+        name: 'Accounts',
+        description: `Signup, login, the current user, its sessions, and its own changes${mail ? '; password reset and address verification by mail' : ''}.`,
+      },
       { name: 'Posts', description: BY_MODE[postsAccess].postsTag },
       { name: 'Operations', description: 'For load balancers and monitoring.' },
     ],
-    paths: openApiPaths(routes, postsAccess),
+    paths,
     components: {
-      schemas: componentSchemas(postsAccess),
+      schemas: componentSchemas(unusedBodies(routes, paths)),
       securitySchemes: {
         bearerAuth: {
           type: 'http',
@@ -52,4 +62,13 @@ export function createOpenApiDocument(routes: readonly RouteDocs[], postsAccess:
       },
     },
   };
+}
+
+/** The request body components some route takes in some mode, but no operation of `paths` does. */
+function unusedBodies(routes: readonly RouteDocs[], paths: OpenApiPaths): Set<string> {
+  const bodies = routes.flatMap(({ body }) => (typeof body === 'function' ? POST_ACCESS_MODES.map(body) : body ? [body] : []));
+  const used = new Set(
+    Object.values(paths).flatMap((item) => Object.values(item).map((operation) => operation.requestBody?.content['application/json'].schema.$ref)),
+  );
+  return new Set(bodies.map(({ schema }) => componentOf(schema)).filter((name) => !used.has(`#/components/schemas/${name}`)));
 }

@@ -1,5 +1,5 @@
-import { isOffered, postAccessPolicy, type PostAccessMode } from '@inkwell/domain';
-import type { BodyDeclaration, RouteDocs } from './route-docs.js';
+import { isOffered, type PostAccessMode } from '@inkwell/domain';
+import type { BodyDeclaration, DocumentedServer, RouteDocs } from './route-docs.js';
 import { componentOf, converter } from './components.js';
 import { badRequest, ref } from './responses.js';
 import type { HttpMethod, OpenApiOperation, OpenApiParameter, OpenApiPaths } from './types.js';
@@ -14,10 +14,10 @@ function operationOf(route: RouteDocs, mode: PostAccessMode): OpenApiOperation {
   const { parameters: written, responses, ...head } = route.operation({
     mode,
     schema: (schema) => converter.toSchema(schema),
-    badRequest: (invalidSample) => {
+    badRequest: (invalidSample, also) => {
       const schema = body?.schema ?? query?.schema;
       if (!schema) throw new Error(`openapi: ${route.method} ${route.path} declares no body or query to answer 400 for`);
-      return badRequest(schema, invalidSample, body !== undefined);
+      return badRequest(schema, invalidSample, body !== undefined, also);
     },
   });
   const parameters =
@@ -39,15 +39,15 @@ function operationOf(route: RouteDocs, mode: PostAccessMode): OpenApiOperation {
 }
 
 /**
- * The document's paths: every route that exists in `mode` (its use case offered under the mode's
- * policy, as the app registers it), by path in the order the routes are declared.
+ * The document's paths: every route that exists on `server` (its use case offered under the
+ * server's posts policy and mail, as the app registers it), by path in the order the routes are
+ * declared.
  */
-export function openApiPaths(routes: readonly RouteDocs[], mode: PostAccessMode): OpenApiPaths {
-  const deps = { postAccess: postAccessPolicy(mode) };
+export function openApiPaths(routes: readonly RouteDocs[], server: DocumentedServer): OpenApiPaths {
   const paths: Record<string, Partial<Record<HttpMethod, OpenApiOperation>>> = {};
   for (const route of routes) {
-    if (route.serves !== undefined && !isOffered(route.serves, deps)) continue;
-    (paths[openApiPath(route.path)] ??= {})[route.method] = operationOf(route, mode);
+    if (route.serves !== undefined && !isOffered(route.serves, server)) continue;
+    (paths[openApiPath(route.path)] ??= {})[route.method] = operationOf(route, server.postAccess.mode);
   }
   return paths;
 }

@@ -21,6 +21,9 @@ export const ValidationErrorSchema = v.strictObject({
 /** `{ post }`: the body of reading, creating and updating a post. */
 export const PostEnvelopeSchema = v.strictObject({ post: PostSchema });
 
+/** `{}`: the body of a request accepted for later (a mail to send). */
+export const AcceptedSchema = v.pipe(v.strictObject({}), v.description('Nothing: the request was accepted.'));
+
 /** `{ user }`: the body of `GET /me`. */
 export const UserEnvelopeSchema = v.strictObject({ user: PublicUserSchema });
 

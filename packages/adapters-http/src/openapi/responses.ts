@@ -4,7 +4,7 @@
 import { isDomainError, parseInput, type DomainErrorCode, type ValidationIssue } from '@inkwell/domain';
 import { domainFailures, httpFailures, type HttpFailure } from '../http-errors.js';
 import type { AnySchema, JsonSchema } from './converter.js';
-import type { OpenApiExample, OpenApiHeader, OpenApiMediaType, OpenApiResponse } from './types.js';
+import type { OpenApiExample, OpenApiHeader, OpenApiMediaType, OpenApiResponse, OtherBadRequests } from './types.js';
 
 /** A failure a response documents: one of the domain's codes or one of HTTP's own. */
 export type Failure = DomainErrorCode | HttpFailure;
@@ -59,7 +59,7 @@ export function errorResponse(description: string, failures: readonly Failure[],
  * The 400 of an operation. The validation example is what the domain's own schema reports for
  * `invalidSample`, so its issues are real. Operations with a body can also answer `Invalid JSON body`.
  */
-export function badRequest(schema: AnySchema, invalidSample: unknown, hasBody: boolean): OpenApiResponse {
+export function badRequest(schema: AnySchema, invalidSample: unknown, hasBody: boolean, also?: OtherBadRequests): OpenApiResponse {
   const validation: OpenApiExample = {
     summary: domainFailures.ValidationFailed.error,
     value: { error: domainFailures.ValidationFailed.error, issues: issuesOf(schema, invalidSample) },
@@ -70,8 +70,9 @@ export function badRequest(schema: AnySchema, invalidSample: unknown, hasBody: b
     });
   }
   const validationOrError = { oneOf: [ref('ValidationError'), ref('Error')] };
-  return json('The body is not a JSON object, or fails validation (every problem is listed).', validationOrError, {
-    examples: Object.fromEntries([['ValidationFailed', validation], errorExample('InvalidJsonBody')]),
+  const description = `The body is not a JSON object, or fails validation (every problem is listed)${also ? `; or ${also.description}` : ''}.`;
+  return json(description, validationOrError, {
+    examples: Object.fromEntries([['ValidationFailed', validation], errorExample('InvalidJsonBody'), ...(also?.failures ?? []).map(errorExample)]),
   });
 }
 
@@ -111,14 +112,19 @@ export const serverFailures = {
   ]),
 } as const;
 
-/** Signup and login hash passwords in a bounded pool: they can also be refused as busy. */
-export const hashingServerFailures = {
+/** An operation that hashes a password in the bounded pool: it can also be refused as busy. */
+export const hashingBusyFailures = {
   ...serverFailures,
   '503': errorResponse(
     'The database cannot be reached, or the password-hashing queue is full (then with `Retry-After`).',
     ['StoreUnavailable', 'ServerBusy'],
     retryAfter,
   ),
+} as const;
+
+/** Signup and login hash passwords in a bounded pool, under abuse limits: busy, or too many attempts. */
+export const hashingServerFailures = {
+  ...hashingBusyFailures,
   '429': errorResponse('Too many attempts from this client or for this account; wait `Retry-After` seconds.', ['TooManyAttempts'], retryAfter),
 } as const;
 

@@ -1,9 +1,15 @@
-import type { PostAccessMode, UseCaseName } from '@inkwell/domain';
+import type { PostAccessMode, UseCaseDeps, UseCaseName } from '@inkwell/domain';
 import type * as v from 'valibot';
 import type { AnySchema } from './converter.js';
 import type { HttpMethod, OpenApiOperation, OperationContext } from './types.js';
 
 // What the OpenAPI document reads of a route (routes/route-table.ts declares routes with these).
+
+/**
+ * What the document describes of the server that serves it, as far as which routes exist goes:
+ * its posts access policy, and whether mail is on (an outbox).
+ */
+export type DocumentedServer = Pick<UseCaseDeps, 'postAccess' | 'outbox'>;
 
 /** The JSON body a route takes: the domain's schema that validates it, and an example for the document. */
 export interface BodyDeclaration<S extends AnySchema = AnySchema> {

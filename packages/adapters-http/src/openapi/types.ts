@@ -1,4 +1,4 @@
-import type { PostAccessMode } from '@inkwell/domain';
+import type { DomainErrorCode, PostAccessMode } from '@inkwell/domain';
 import type { AnySchema, JsonSchema } from './converter.js';
 
 /** The version in `info.version`: the adapter package's own (a test keeps them equal). */
@@ -63,12 +63,20 @@ export interface OpenApiDocument {
   };
 }
 
+/** The 400s a route answers besides validation and malformed bodies: the domain's codes, and when. */
+export interface OtherBadRequests {
+  readonly failures: readonly DomainErrorCode[];
+  readonly description: string;
+}
 
 /** What a route's operation is written with (routes/route-table.ts): the mode it documents, and the converter. */
 export interface OperationContext {
   readonly mode: PostAccessMode;
   /** `schema` as a JSON Schema of the document, referring to its components. */
   readonly schema: (schema: AnySchema) => JsonSchema;
-  /** The route's 400: what its declared body or query schema reports for `invalidSample`. */
-  readonly badRequest: (invalidSample: unknown) => OpenApiResponse;
+  /**
+   * The route's 400: what its declared body or query schema reports for `invalidSample`; with
+   * `also`, the other failures the route answers 400 with, and the description that says when.
+   */
+  readonly badRequest: (invalidSample: unknown, also?: OtherBadRequests) => OpenApiResponse;
 }

@@ -1,11 +1,15 @@
 import {
   ChangePasswordSchema,
+  ConfirmPasswordResetSchema,
   DeleteAccountSchema,
   LogInSchema,
   LogOutSchema,
+  RequestPasswordResetSchema,
   SignUpSchema,
   UpdateAccountSchema,
+  VerifyEmailSchema,
   changePassword,
+  confirmPasswordReset,
   currentUser,
   deleteAccount,
   endSession,
@@ -13,8 +17,11 @@ import {
   logIn,
   logOut,
   refreshSession,
+  requestEmailVerification,
+  requestPasswordReset,
   signUp,
   updateAccount,
+  verifyEmail,
   type ClientContext,
 } from '@inkwell/domain';
 import type { Context } from 'hono';
@@ -24,17 +31,19 @@ import {
   bearerOperation,
   bodyFailures,
   errorResponse,
+  hashingBusyFailures,
   hashingServerFailures,
   json,
   publicOperation,
   ref,
+  retryAfter,
   serverFailures,
   tokenRequired,
   unauthorized,
   withNoStore,
   wwwAuthenticate,
 } from '../openapi/responses.js';
-import { SessionListSchema, UserEnvelopeSchema } from '../openapi/response-schemas.js';
+import { AcceptedSchema, SessionListSchema, UserEnvelopeSchema } from '../openapi/response-schemas.js';
 import type { OpenApiResponse } from '../openapi/types.js';
 import { credentialsOf } from '../request/credentials.js';
 import { noStore } from '../response/no-store.js';
@@ -51,6 +60,8 @@ function clientOf(c: Context, deps: HttpDeps): ClientContext {
 
 const aliceSignUp = { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery staple' };
 const newPassword = 'a brand new passphrase';
+/** What a mailed link's token looks like: 32 random bytes, base64url. */
+const linkToken = 'Zm9yIGV4YW1wbGUgb25seTogbm90IGEgcmVhbCB0b2tlbg';
 
 const noContent = (description: string): OpenApiResponse => ({ description });
 
@@ -59,6 +70,16 @@ const wrongPassword = errorResponse(
   'The current password is wrong, or another request through the same session replaced it meanwhile. Nothing changes; a wrong one counts as a failed login of the account\'s e-mail (past the login limits: 429).',
   ['CurrentPasswordIncorrect'],
 );
+
+/** What else an operation that takes a mailed link's token answers 400 with. */
+const linkTokenRefused = {
+  failures: ['InvalidLinkToken'],
+  description:
+    'the token is unknown, used, superseded, expired, or was sent to an address the account no longer has (a body that fails validation uses no token)',
+} as const;
+
+/** The 429 of a request that sends mail, past its limits. */
+const tooManyMails = (which: string) => errorResponse(`${which}; wait \`Retry-After\` seconds.`, ['TooManyAttempts'], retryAfter);
 
 /** An operation of the signed-in account on itself, in the Accounts tag and needing a token. */
 function ownOperation(operation: Omit<OperationDocs, 'tags' | 'security'>): OperationDocs {
@@ -294,5 +315,101 @@ export const accountRoutes = RouteTable.empty()
     handler: (deps) => async (c) => {
       await endSession(deps, { credentials: credentialsOf(c), sessionId: c.req.param('id') });
       return c.body(null, 204);
+    },
+  })
+  .add({
+    method: 'post',
+    path: '/auth/password-reset',
+    serves: 'requestPasswordReset',
+    body: { schema: RequestPasswordResetSchema, example: { email: aliceSignUp.email } },
+    operation: ({ badRequest, schema }) => ({
+      operationId: 'requestPasswordReset',
+      summary: 'Ask for a password reset link',
+      description:
+        'Sends a link to reset the password (`{APP_URL}/reset-password?token=…`, valid 30 minutes) to the address, if an account has it. The answer is the same, in the same time, whether or not one does; the mail leaves later, and a newer request or any password change makes the link stop working. The e-mail is trimmed and lower-cased. At most 3 requests per e-mail and 30 per client address an hour, counted for every address asked.',
+      tags: ['Accounts'],
+      ...publicOperation,
+      responses: withNoStore(
+        {
+          '202': json('Accepted: a link goes to the address if an account has it.', schema(AcceptedSchema)),
+          '400': badRequest({ email: 'not-an-email' }),
+          '429': tooManyMails('Past 3 requests for this e-mail, or 30 from this client, in an hour'),
+          ...bodyFailures,
+          ...serverFailures,
+        },
+        'the answer concerns an account',
+      ),
+    }),
+    handler: (deps) => async (c) => {
+      await requestPasswordReset(deps, { body: lazyBody(c, deps), client: clientOf(c, deps) });
+      return c.json({}, 202);
+    },
+  })
+  .add({
+    method: 'post',
+    path: '/auth/password-reset/confirm',
+    serves: 'confirmPasswordReset',
+    body: { schema: ConfirmPasswordResetSchema, example: { token: linkToken, newPassword } },
+    operation: ({ badRequest }) => ({
+      operationId: 'confirmPasswordReset',
+      summary: 'Set a new password with a reset link',
+      description:
+        "Uses the reset link's token, once: sets the new password (signup rules), ends every session of the account (tokens issued without a session too) and answers a token of a new one. The address counts as verified, the failed logins counted for the e-mail are forgotten, and a notice goes to the address. Only this `POST` uses a token; following the link does not.",
+      tags: ['Accounts'],
+      ...publicOperation,
+      responses: withNoStore({
+        '200': json('The password is set: a new session, and a token of it.', ref('SignedIn')),
+        '400': badRequest({ token: '', newPassword: 'short' }, linkTokenRefused),
+        ...bodyFailures,
+        ...hashingBusyFailures,
+      }),
+    }),
+    handler: (deps) => async (c) => c.json(await confirmPasswordReset(deps, { body: lazyBody(c, deps) }), 200),
+  })
+  .add({
+    method: 'post',
+    path: '/auth/verify-email',
+    serves: 'verifyEmail',
+    body: { schema: VerifyEmailSchema, example: { token: linkToken } },
+    operation: ({ badRequest, schema }) => ({
+      operationId: 'verifyEmail',
+      summary: 'Prove the address with a verification link',
+      description:
+        "Uses the verification link's token (`{APP_URL}/verify-email?token=…`, valid 24 hours), once: the account's address is verified. No `Authorization` needed. A link works only while the account still has the address it was sent to, and only the newest one sent does.",
+      tags: ['Accounts'],
+      ...publicOperation,
+      responses: withNoStore({
+        '200': json('The address is verified.', schema(UserEnvelopeSchema)),
+        '400': badRequest({ token: 42 }, linkTokenRefused),
+        ...bodyFailures,
+        ...serverFailures,
+      }),
+    }),
+    handler: (deps) => async (c) => c.json({ user: await verifyEmail(deps, { body: lazyBody(c, deps) }) }, 200),
+  })
+  .add({
+    method: 'post',
+    path: '/me/verify-email',
+    serves: 'requestEmailVerification',
+    operation: ({ schema }) =>
+      ownOperation({
+        operationId: 'requestEmailVerification',
+        summary: 'Send a new verification link',
+        description:
+          "Sends a new verification link to the account's address (signup and an e-mail change send one already); from then on only the newest link works. No body. At most 3 an hour per account.",
+        responses: withNoStore(
+          {
+            '202': json('Accepted: the mail leaves shortly.', schema(AcceptedSchema)),
+            '401': tokenRequired,
+            '409': errorResponse('The address is verified already.', ['EmailAlreadyVerified']),
+            '429': tooManyMails('Past 3 requests for this account in an hour'),
+            ...serverFailures,
+          },
+          'the answer concerns an account',
+        ),
+      }),
+    handler: (deps) => async (c) => {
+      await requestEmailVerification(deps, { credentials: credentialsOf(c) });
+      return c.json({}, 202);
     },
   });

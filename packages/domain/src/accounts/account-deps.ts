@@ -1,5 +1,7 @@
+import type { Outbox, MailSender } from '../mail/ports.js';
 import type { Clock } from '../shared/clock.js';
-import type { LoginLimits, SignupLimits } from './attempt-limiter.js';
+import type { LoginLimits, MailLimits, SignupLimits } from './attempt-limiter.js';
+import type { MailRules } from './mail-rules.js';
 import type { AuthoredPosts, PasswordHasher, TokenService, UserRepository } from './ports.js';
 import type { SessionRules } from './session.js';
 
@@ -25,4 +27,15 @@ export interface AccountDeps {
   readonly signupLimits?: SignupLimits;
   /** How many sessions an account keeps and how long one may live; `DEFAULT_SESSION_RULES` when omitted. */
   readonly sessionRules?: SessionRules;
+  /**
+   * Where mail waits for delivery. Mail is off when omitted: the use cases that exist only to
+   * send or use mail are not offered (`isOffered`), and no other use case sends any.
+   */
+  readonly outbox?: Outbox;
+  /** Hands mail to a mail server: what `deliverMessage` sends with (the processes that deliver need it, nothing else does). */
+  readonly mailer?: MailSender;
+  /** How long mailed links keep working; `DEFAULT_MAIL_RULES` when omitted. */
+  readonly mailRules?: MailRules;
+  /** The abuse rules of the requests that send mail; off when omitted. */
+  readonly mailLimits?: MailLimits;
 }

@@ -48,6 +48,16 @@ export interface SignupLimits {
   readonly perAddress?: AttemptLimiter;
 }
 
+/** The abuse rules of the requests that send mail; a rule without a limiter is off. */
+export interface MailLimits {
+  /** Password reset requests per e-mail asked for, whether an account has it or not. */
+  readonly resetsPerEmail?: AttemptLimiter;
+  /** Password reset requests per client address. */
+  readonly resetsPerAddress?: AttemptLimiter;
+  /** Verification mails an account asks for again (`POST /me/verify-email`), per account. */
+  readonly verificationsPerAccount?: AttemptLimiter;
+}
+
 /** One attempt to take: a limiter and the key it counts. */
 export interface LimitedKey {
   readonly limiter: AttemptLimiter;

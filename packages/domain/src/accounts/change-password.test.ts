@@ -2,7 +2,7 @@ import { bearer } from './credentials.js';
 import { describe, expect, it, vi } from 'vitest';
 import { createInMemoryAttemptLimiter } from './in-memory-attempt-limiter.js';
 import { rejection } from '../test-support/rejection.js';
-import { ALICE, aliceSignedUp, bodyOf } from '../test-support/signed-up.js';
+import { ALICE, aliceSignedUp, aliceWithMail, bodyOf } from '../test-support/signed-up.js';
 import { authenticate } from './authenticate.js';
 import { changePassword } from './change-password.js';
 import { logIn } from './log-in.js';
@@ -33,6 +33,14 @@ describe('changePassword', () => {
     // It goes on as the contract says: another change, a refresh into a session.
     await changePassword(deps, { credentials: bearer(caller), body: bodyOf({ currentPassword: NEW_PASSWORD, newPassword: ALICE.password }) });
     await authenticate(deps, { credentials: bearer(caller) });
+  });
+
+  it('sends a notice to the account\'s address when mail is on, and none for a refused change', async () => {
+    const { deps, credentials, deliver } = await aliceWithMail();
+    await rejection(changePassword(deps, { credentials, body: bodyOf({ currentPassword: 'not it', newPassword: NEW_PASSWORD }) }));
+    expect(await deliver()).toEqual([]);
+    await changePassword(deps, { credentials, body: bodyOf({ currentPassword: ALICE.password, newPassword: NEW_PASSWORD }) });
+    expect(await deliver()).toStrictEqual([{ messageId: expect.any(String), kind: 'password-changed', to: ALICE.email, name: ALICE.name }]);
   });
 
   it('lets only the new password log in', async () => {

@@ -1,12 +1,13 @@
 import { DomainError } from '../shared/errors.js';
 import { uniqueIds } from '../shared/unique-ids.js';
-import type { TokenClaims, UserRepository, Verified } from './ports.js';
+import type { LinkRecord, TokenClaims, UserRepository, Verified } from './ports.js';
 import { acceptsTokenWithoutSession, endsSession, type NewSession, type Session } from './session.js';
 import type { NewUser, User } from './user.js';
 
 /**
  * An account as this store keeps it: the user, its sessions in the order they started, which
- * tokens without a session it still accepts, and until when it is being deleted.
+ * tokens without a session it still accepts, until when it is being deleted, when its password
+ * last changed, and the mailed links it recorded (their hashes).
  */
 interface Account {
   user: User;
@@ -14,7 +15,13 @@ interface Account {
   tokensWithoutSessionEndedAt: number | null;
   keptTokenWithoutSession: number | null;
   deletingUntil: number | null;
+  passwordChangedAt: number;
+  passwordReset: LinkRecord | null;
+  emailVerification: LinkRecord | null;
 }
+
+/** The two kinds of link an account records. */
+type LinkKind = 'passwordReset' | 'emailVerification';
 
 /**
  * Users and their sessions in process memory. Every method reads and writes an account in one
@@ -26,6 +33,8 @@ interface Account {
 export function createInMemoryUserRepository(): UserRepository {
   const byId = new Map<string, Account>();
   const idByEmail = new Map<string, string>();
+  // The account that recorded each link, by its token hash, so that a link is found without a scan.
+  const idByLink: Record<LinkKind, Map<string, string>> = { passwordReset: new Map(), emailVerification: new Map() };
   const nextUserId = uniqueIds();
   const nextSessionId = uniqueIds();
 
@@ -56,6 +65,26 @@ export function createInMemoryUserRepository(): UserRepository {
     account.tokensWithoutSessionEndedAt = now;
     account.keptTokenWithoutSession = kept;
   };
+  /** Replaces the account's link of `kind` (null: voids it). */
+  const setLink = (account: Account, kind: LinkKind, link: LinkRecord | null) => {
+    const previous = account[kind];
+    if (previous) idByLink[kind].delete(previous.tokenHash);
+    account[kind] = link === null ? null : Object.freeze({ ...link });
+    if (link) idByLink[kind].set(link.tokenHash, account.user.id);
+  };
+  /** Whether `link` may replace the account's link of `kind`: none asked for later is recorded (the same one again may). */
+  const newest = (account: Account, kind: LinkKind, link: LinkRecord) => {
+    const recorded = account[kind];
+    return recorded === null || recorded.requestedAt < link.requestedAt || recorded.tokenHash === link.tokenHash;
+  };
+  /** The account whose link of `kind` has this hash, while it is unexpired at `now`, sent to the account's e-mail, and no deletion is under way. */
+  const accountByLink = (kind: LinkKind, tokenHash: string, now: number): Account | undefined => {
+    const id = idByLink[kind].get(tokenHash);
+    const account = id === undefined ? undefined : byId.get(id);
+    const link = account?.[kind];
+    if (!account || !link || link.tokenHash !== tokenHash || beingDeleted(account, now)) return undefined;
+    return link.expiresAt > now && link.email === account.user.email ? account : undefined;
+  };
 
   return {
     async insert(newUser: NewUser, session: NewSession) {
@@ -65,11 +94,21 @@ export function createInMemoryUserRepository(): UserRepository {
         email: newUser.email,
         name: newUser.name,
         passwordHash: newUser.passwordHash,
+        emailVerified: newUser.emailVerified,
         createdAt: newUser.createdAt,
         updatedAt: newUser.updatedAt,
       });
       const first = newSession(session);
-      byId.set(user.id, { user, sessions: [first], tokensWithoutSessionEndedAt: null, keptTokenWithoutSession: null, deletingUntil: null });
+      byId.set(user.id, {
+        user,
+        sessions: [first],
+        tokensWithoutSessionEndedAt: null,
+        keptTokenWithoutSession: null,
+        deletingUntil: null,
+        passwordChangedAt: newUser.createdAt,
+        passwordReset: null,
+        emailVerification: null,
+      });
       idByEmail.set(user.email, user.id);
       return { user, session: first };
     },
@@ -123,6 +162,8 @@ export function createInMemoryUserRepository(): UserRepository {
       const keptSessionId = caller?.sessionId ?? null;
       account.sessions = live(account.sessions, now).filter((session) => session.id === keptSessionId);
       endTokensWithoutSession(account, now, caller !== null && caller.sessionId === null ? caller.issuedAt : null);
+      account.passwordChangedAt = now;
+      setLink(account, 'passwordReset', null);
       return account.user;
     },
     async update(userId, changes, requires) {
@@ -131,9 +172,14 @@ export function createInMemoryUserRepository(): UserRepository {
       const { email = account.user.email, name = account.user.name, updatedAt } = changes;
       const owner = idByEmail.get(email);
       if (owner !== undefined && owner !== userId) throw new DomainError('EmailAlreadyInUse');
+      const moved = email !== account.user.email;
       idByEmail.delete(account.user.email);
       idByEmail.set(email, userId);
-      account.user = Object.freeze({ ...account.user, email, name, updatedAt });
+      account.user = Object.freeze({ ...account.user, email, name, updatedAt, emailVerified: account.user.emailVerified && !moved });
+      if (moved) {
+        setLink(account, 'passwordReset', null);
+        setLink(account, 'emailVerification', null);
+      }
       return account.user;
     },
     async startDeletion(userId, until, now, requires) {
@@ -149,9 +195,47 @@ export function createInMemoryUserRepository(): UserRepository {
     async delete(userId) {
       const account = byId.get(userId);
       if (!account) return false;
+      setLink(account, 'passwordReset', null);
+      setLink(account, 'emailVerification', null);
       byId.delete(userId);
       idByEmail.delete(account.user.email);
       return true;
+    },
+    async recordPasswordReset(userId, reset, now) {
+      const account = byId.get(userId);
+      if (!account || beingDeleted(account, now) || account.user.email !== reset.email) return null;
+      if (account.passwordChangedAt >= reset.requestedAt || !newest(account, 'passwordReset', reset)) return null;
+      setLink(account, 'passwordReset', reset);
+      return account.user;
+    },
+    async findByPasswordReset(tokenHash, now) {
+      return accountByLink('passwordReset', tokenHash, now)?.user ?? null;
+    },
+    async resetPassword(userId, tokenHash, passwordHash, session, now) {
+      const account = accountByLink('passwordReset', tokenHash, now);
+      if (!account || account.user.id !== userId) return null;
+      account.user = Object.freeze({ ...account.user, passwordHash, emailVerified: true, updatedAt: now });
+      account.sessions = [];
+      endTokensWithoutSession(account, now);
+      account.passwordChangedAt = now;
+      setLink(account, 'passwordReset', null);
+      setLink(account, 'emailVerification', null);
+      const started = start(account, session, 1, now);
+      return started && { user: account.user, session: started };
+    },
+    async recordEmailVerification(userId, verification, now) {
+      const account = byId.get(userId);
+      if (!account || beingDeleted(account, now) || account.user.email !== verification.email) return null;
+      if (account.user.emailVerified || !newest(account, 'emailVerification', verification)) return null;
+      setLink(account, 'emailVerification', verification);
+      return account.user;
+    },
+    async verifyEmail(tokenHash, now) {
+      const account = accountByLink('emailVerification', tokenHash, now);
+      if (!account) return null;
+      account.user = Object.freeze({ ...account.user, emailVerified: true, updatedAt: Math.max(now, account.user.updatedAt) });
+      setLink(account, 'emailVerification', null);
+      return account.user;
     },
     async removeExpiredSessions(now) {
       for (const account of byId.values()) account.sessions = live(account.sessions, now);

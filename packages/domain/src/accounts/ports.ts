@@ -31,6 +31,21 @@ export interface Verified {
   readonly token?: TokenClaims;
 }
 
+/**
+ * A mailed link as its account keeps it (a password reset, an e-mail verification): never the
+ * token, only its hash, with the address the link was sent to and its times.
+ */
+export interface LinkRecord {
+  /** SHA-256 of the link's token, base64url (`hashLinkToken`). */
+  readonly tokenHash: string;
+  /** The address the link was sent to: the link works only while the account still has it. */
+  readonly email: string;
+  /** When the link was asked for: one asked for later replaces it, and so does a password change after it. */
+  readonly requestedAt: number;
+  /** When the link stops working. */
+  readonly expiresAt: number;
+}
+
 /** The account fields `PATCH /me` may change, and the time of the change. */
 export interface UserChanges {
   readonly name?: string;
@@ -89,13 +104,16 @@ export interface UserRepository {
   endSessions(userId: string, which: SessionsToEnd, now: number, requires?: Verified): Promise<number | null>;
   /**
    * Sets a new password hash and, in the same step, ends every session and every token issued
-   * without a session but the `caller`'s (null: all of them). Null when the user is gone, or
-   * `requires` no longer holds.
+   * without a session but the `caller`'s (null: all of them), voids the recorded password reset
+   * and records `now` as the last password change (a reset asked for before it is never recorded).
+   * Null when the user is gone, or `requires` no longer holds.
    */
   changePassword(userId: string, passwordHash: string, caller: TokenClaims | null, now: number, requires?: Verified): Promise<User | null>;
   /**
    * Applies the given changes; throws `EmailAlreadyInUse` when the new e-mail is taken (and
-   * `requires` holds); null when the user is gone, or `requires` no longer holds.
+   * `requires` holds); null when the user is gone, or `requires` no longer holds. A new e-mail
+   * (another than the account's) makes the account unverified and, in the same step, voids the
+   * links recorded for the old one (`recordPasswordReset`, `recordEmailVerification`).
    */
   update(userId: string, changes: UserChanges, requires?: Verified): Promise<User | null>;
   /**
@@ -110,6 +128,46 @@ export interface UserRepository {
   cancelDeletion(userId: string): Promise<void>;
   /** Deletes the user and its sessions, whether or not a deletion was started; false when there was none. */
   delete(userId: string): Promise<boolean>;
+  /**
+   * Records a password reset link sent to the account, replacing the one recorded, in one atomic
+   * step, only while: the account's e-mail is `reset.email`; its password last changed before
+   * `reset.requestedAt` (for an account whose password never changed: its creation); no reset
+   * asked for later is recorded (the same one again is fine: a retried delivery); and no deletion
+   * is under way at `now`. The account, or null when any of it fails or the user is gone.
+   */
+  recordPasswordReset(userId: string, reset: LinkRecord, now: number): Promise<User | null>;
+  /**
+   * The account whose recorded password reset has this token hash, while it is unexpired at `now`
+   * and the account's e-mail is still the one it was sent to; null otherwise.
+   */
+  findByPasswordReset(tokenHash: string, now: number): Promise<User | null>;
+  /**
+   * Consumes the recorded password reset with this token hash, in one atomic step, while it is
+   * recorded, unexpired at `now`, sent to the account's e-mail, and no deletion is under way:
+   * sets `passwordHash`, voids the reset, marks the e-mail verified, ends every session and every
+   * token issued without a session, starts `session` (the only one), and records `now` as the
+   * last password change. The account and its new session, or null when nothing was consumed.
+   */
+  resetPassword(
+    userId: string,
+    tokenHash: string,
+    passwordHash: string,
+    session: NewSession,
+    now: number,
+  ): Promise<{ readonly user: User; readonly session: Session } | null>;
+  /**
+   * Records an e-mail verification link sent to the account, replacing the one recorded, in one
+   * atomic step, only while: the account's e-mail is `verification.email` and is not verified;
+   * no verification asked for later is recorded (the same one again is fine); and no deletion is
+   * under way at `now`. The account, or null when any of it fails or the user is gone.
+   */
+  recordEmailVerification(userId: string, verification: LinkRecord, now: number): Promise<User | null>;
+  /**
+   * Consumes the recorded e-mail verification with this token hash, in one atomic step, while it
+   * is unexpired at `now`, sent to the account's e-mail, and no deletion is under way: marks the
+   * e-mail verified and voids the link. The account, or null when nothing was consumed.
+   */
+  verifyEmail(tokenHash: string, now: number): Promise<User | null>;
   /** Drops every account's sessions that expired by `now` (housekeeping; reads never count on it). */
   removeExpiredSessions(now: number): Promise<void>;
 }

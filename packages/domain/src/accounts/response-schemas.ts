@@ -8,6 +8,12 @@ export const PublicUserSchema = v.strictObject({
   id: v.pipe(v.string(), v.minLength(1), v.description('Assigned by the service; an opaque identifier.')),
   email: v.pipe(v.string(), v.email(), v.description('Stored trimmed and lower-cased.')),
   name: v.string(),
+  emailVerified: v.pipe(
+    v.boolean(),
+    v.description(
+      'Whether the account proved it receives mail at `email`: through a verification link, or a password reset sent there. New accounts, and a new e-mail, start unverified.',
+    ),
+  ),
 });
 
 /** What signup, login and refresh answer: a bearer token of the user's session and the user's public shape. */

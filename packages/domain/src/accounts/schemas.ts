@@ -94,6 +94,36 @@ export const UpdateAccountSchema = v.pipe(
 );
 export type UpdateAccountInput = v.InferOutput<typeof UpdateAccountSchema>;
 
+/** Body of `POST /auth/password-reset`: the address to send a reset link to, if an account has it. */
+export const RequestPasswordResetSchema = objectSchema({
+  email: EmailSchema,
+});
+export type RequestPasswordResetInput = v.InferOutput<typeof RequestPasswordResetSchema>;
+
+/** The longest token a link body may carry: ours are 43 characters; anything up to this is looked up (and found or not), longer is refused. */
+const LINK_TOKEN_MAX_LENGTH = 256;
+
+/** A mailed link's token as a client sends it back: any non-empty string of reasonable length; whether it is one is the store's to say. */
+const LinkTokenSchema = v.pipe(
+  v.string('must be a string'),
+  v.nonEmpty('is required'),
+  v.maxLength(LINK_TOKEN_MAX_LENGTH, `must be at most ${LINK_TOKEN_MAX_LENGTH} characters`),
+  v.description('The `token` of the link the mail carried.'),
+);
+
+/** Body of `POST /auth/password-reset/confirm`: the reset link's token, and a new password by the signup rules. */
+export const ConfirmPasswordResetSchema = objectSchema({
+  token: LinkTokenSchema,
+  newPassword: NewPasswordSchema,
+});
+export type ConfirmPasswordResetInput = v.InferOutput<typeof ConfirmPasswordResetSchema>;
+
+/** Body of `POST /auth/verify-email`: the verification link's token. */
+export const VerifyEmailSchema = objectSchema({
+  token: LinkTokenSchema,
+});
+export type VerifyEmailInput = v.InferOutput<typeof VerifyEmailSchema>;
+
 /** Body of `DELETE /me`: the current password. */
 export const DeleteAccountSchema = objectSchema({
   currentPassword: PasswordToCheckSchema,

@@ -6,7 +6,7 @@ import type { PasswordHasher } from './ports.js';
 import { TOKEN_LIFETIME_MS } from './session.js';
 import { signUp } from './sign-up.js';
 import { rejection } from '../test-support/rejection.js';
-import { bodyOf } from '../test-support/signed-up.js';
+import { ALICE, bodyOf, mailDeps } from '../test-support/signed-up.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 30, 15, 250);
 const PASSWORD = 'correct horse battery';
@@ -35,9 +35,9 @@ describe('signUp', () => {
       expect(sessions).toStrictEqual([{ id: expect.any(String), createdAt: T0, expiresAt: T0 + TOKEN_LIFETIME_MS }]);
       expect(session).toStrictEqual({
         token: `token:${stored?.id}:${sessions[0]?.id}:${T0}:${T0 + TOKEN_LIFETIME_MS}`,
-        user: { id: stored?.id, email: 'alice@example.com', name: 'Alice' },
+        user: { id: stored?.id, email: 'alice@example.com', name: 'Alice', emailVerified: false },
       });
-      expect(Object.keys(session.user).sort()).toEqual(['email', 'id', 'name']);
+      expect(Object.keys(session.user).sort()).toEqual(['email', 'emailVerified', 'id', 'name']);
       expect(JSON.stringify(session)).not.toContain('fake-hash');
     });
 
@@ -66,7 +66,7 @@ describe('signUp', () => {
       expect(stored?.passwordHash).not.toBe(PASSWORD);
     });
 
-    it('stores exactly the six user fields, with both timestamps from the clock', async () => {
+    it('stores exactly the seven user fields, unverified, with both timestamps from the clock', async () => {
       const { deps, users } = setup();
       const session = await signUp(deps, { body: bodyOf(validInput()) });
       expect(await users.findById(session.user.id)).toStrictEqual({
@@ -74,6 +74,7 @@ describe('signUp', () => {
         email: 'alice@example.com',
         name: 'Alice',
         passwordHash: `fake-hash:${PASSWORD}`,
+        emailVerified: false,
         createdAt: T0,
         updatedAt: T0,
       });
@@ -88,7 +89,7 @@ describe('signUp', () => {
       expect(stored?.updatedAt).toBe(T0 + 90_000);
     });
 
-    it('ignores unknown fields and never takes id, passwordHash or timestamps from the input', async () => {
+    it('ignores unknown fields and never takes id, passwordHash, emailVerified or timestamps from the input', async () => {
       const { deps, users } = setup();
       const insertSpy = vi.spyOn(users, 'insert');
       const session = await signUp(deps, { body: bodyOf(validInput({
@@ -97,12 +98,14 @@ describe('signUp', () => {
           createdAt: 1,
           updatedAt: 2,
           isAdmin: true,
+          emailVerified: true,
         })) });
       expect(insertSpy).toHaveBeenCalledWith(
         {
           email: 'alice@example.com',
           name: 'Alice',
           passwordHash: `fake-hash:${PASSWORD}`,
+          emailVerified: false,
           createdAt: T0,
           updatedAt: T0,
         },
@@ -111,7 +114,7 @@ describe('signUp', () => {
       expect(session.user.id).not.toBe('attacker-chosen-id');
       expect(session).toStrictEqual({
         token: expect.stringMatching(new RegExp(`^token:${session.user.id}:`)),
-        user: { id: session.user.id, email: 'alice@example.com', name: 'Alice' },
+        user: { id: session.user.id, email: 'alice@example.com', name: 'Alice', emailVerified: false },
       });
       expect(await users.findById('attacker-chosen-id')).toBeNull();
       expect(await users.findById(session.user.id)).toStrictEqual({
@@ -119,6 +122,7 @@ describe('signUp', () => {
         email: 'alice@example.com',
         name: 'Alice',
         passwordHash: `fake-hash:${PASSWORD}`,
+        emailVerified: false,
         createdAt: T0,
         updatedAt: T0,
       });
@@ -385,6 +389,27 @@ describe('signUp', () => {
         expect(everything).not.toContain(password);
         expect(everything).not.toContain(password.slice(0, 7));
       }
+    });
+  });
+
+  describe('with mail on', () => {
+    it('accepts exactly one message: a verification link to the new address, for the new account', async () => {
+      const deps = mailDeps(T0);
+      const addSpy = vi.spyOn(deps.outbox, 'add');
+      const { user } = await signUp(deps, { body: bodyOf({ ...ALICE, email: ' Alice@Example.COM ' }) });
+      expect(addSpy.mock.calls).toStrictEqual([
+        [{ kind: 'email-verification', to: ALICE.email, userId: user.id, token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), requestedAt: T0 }],
+      ]);
+      expect(user.emailVerified).toBe(false);
+    });
+
+    it('accepts none for a signup that fails', async () => {
+      const deps = mailDeps(T0);
+      await signUp(deps, { body: bodyOf(ALICE) });
+      const addSpy = vi.spyOn(deps.outbox, 'add');
+      expect((await rejection(signUp(deps, { body: bodyOf(ALICE) }))).code).toBe('EmailAlreadyInUse');
+      expect((await rejection(signUp(deps, { body: bodyOf({}) }))).code).toBe('ValidationFailed');
+      expect(addSpy).not.toHaveBeenCalled();
     });
   });
 });

@@ -1,7 +1,8 @@
 import { NO_CREDENTIALS, bearer } from './credentials.js';
 import { describe, expect, it, vi } from 'vitest';
 import { rejection } from '../test-support/rejection.js';
-import { ALICE, aliceSignedUp, bodyOf } from '../test-support/signed-up.js';
+import { ALICE, aliceSignedUp, aliceWithMail, bodyOf } from '../test-support/signed-up.js';
+import { verifyEmail } from './verify-email.js';
 import { authenticate } from './authenticate.js';
 import { createInMemoryAttemptLimiter } from './in-memory-attempt-limiter.js';
 import { logIn } from './log-in.js';
@@ -25,6 +26,26 @@ describe('updateAccount', () => {
     expect((await logIn(deps, { body: bodyOf({ email: 'alicia@example.org', password: ALICE.password }) })).user.id).toBe(user.id);
     expect((await rejection(logIn(deps, { body: bodyOf(ALICE) }))).code).toBe('InvalidCredentials');
     await signUp(deps, { body: bodyOf(ALICE) });
+  });
+
+  it('makes a new e-mail unverified, and with mail on sends a verification link to it and a notice to the old one', async () => {
+    const { deps, credentials, deliver, tokenOf } = await aliceWithMail();
+    await verifyEmail(deps, { body: bodyOf({ token: tokenOf('email-verification') }) });
+    const user = await updateAccount(deps, { credentials, body: bodyOf({ email: 'alicia@example.org', currentPassword: ALICE.password }) });
+    expect(user.emailVerified).toBe(false);
+    expect(await deliver()).toStrictEqual([
+      { messageId: expect.any(String), kind: 'email-verification', to: 'alicia@example.org', name: ALICE.name, token: expect.any(String), linkExpiresAt: expect.any(Number) },
+      { messageId: expect.any(String), kind: 'email-changed', to: ALICE.email, name: ALICE.name, newEmail: 'alicia@example.org' },
+    ]);
+    expect(await verifyEmail(deps, { body: bodyOf({ token: tokenOf('email-verification') }) })).toMatchObject({ email: 'alicia@example.org', emailVerified: true });
+  });
+
+  it('sends nothing and keeps the address verified for a new name, or the account\'s own e-mail again', async () => {
+    const { deps, credentials, deliver, tokenOf } = await aliceWithMail();
+    await verifyEmail(deps, { body: bodyOf({ token: tokenOf('email-verification') }) });
+    expect((await updateAccount(deps, { credentials, body: bodyOf({ name: 'Alicia' }) })).emailVerified).toBe(true);
+    expect((await updateAccount(deps, { credentials, body: bodyOf({ email: ALICE.email.toUpperCase(), currentPassword: ALICE.password }) })).emailVerified).toBe(true);
+    expect(await deliver()).toEqual([]);
   });
 
   it('needs the current password for a new e-mail: missing is a 400 issue at currentPassword, wrong is CurrentPasswordIncorrect', async () => {

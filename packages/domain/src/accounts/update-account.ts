@@ -2,6 +2,7 @@ import { parseInput, readBody } from '../shared/validation.js';
 import type { AccountDeps } from './account-deps.js';
 import { authenticate, refusal } from './authenticate.js';
 import { confirmCurrentPassword } from './password-attempt.js';
+import { emailChangedNotice, emailVerification, enqueue } from './outgoing-mail.js';
 import { UpdateAccountSchema } from './schemas.js';
 import type { UseCaseRequest } from './use-case-request.js';
 import { toPublicUser, type PublicUser } from './user.js';
@@ -14,13 +15,16 @@ export type UpdateAccountRequest = Pick<UseCaseRequest, 'credentials' | 'body' |
  * body. A new e-mail (trimmed and lower-cased, like signup's) needs the current password, checked
  * under the login limits; an e-mail another account has is `EmailAlreadyInUse`. A body that names
  * neither `name` nor `email` changes nothing and is `ValidationFailed`. Sessions are not affected.
+ * A new e-mail (another than the account's) is unverified: when mail is on, a verification link
+ * goes to it and a notice to the address the account left. The account's own e-mail again
+ * changes nothing about it.
  *
  * The change applies only if, when it is stored, the caller's token is still accepted and (for a
  * new e-mail) the password is still the one checked; otherwise nothing changes, and the answer is
  * the one the request would have had after whatever got in between (see `changePassword`).
  */
 export async function updateAccount(
-  deps: Pick<AccountDeps, 'users' | 'hasher' | 'tokens' | 'clock' | 'loginLimits'>,
+  deps: Pick<AccountDeps, 'users' | 'hasher' | 'tokens' | 'clock' | 'loginLimits' | 'outbox'>,
   request: UpdateAccountRequest,
 ): Promise<PublicUser> {
   const { user, token } = await authenticate(deps, request);
@@ -35,5 +39,8 @@ export async function updateAccount(
   };
   const updated = await deps.users.update(user.id, changes, email === undefined ? { token } : { token, passwordHash: user.passwordHash });
   if (!updated) throw await refusal(deps, request, 'CurrentPasswordIncorrect');
+  if (email !== undefined && email !== user.email) {
+    await enqueue(deps.outbox, emailVerification(updated, changes.updatedAt), emailChangedNotice(updated, user.email, changes.updatedAt));
+  }
   return toPublicUser(updated);
 }

@@ -1,3 +1,4 @@
+import type { OutboxMessage } from '../mail/message.js';
 import type { ReadBody } from '../shared/validation.js';
 import type { ClientContext } from './client-context.js';
 import type { Credentials } from './credentials.js';
@@ -20,4 +21,8 @@ export interface UseCaseRequest {
   readonly postId: string;
   /** The session the request is about. Any string: one that names no live session of the caller's account is `SessionNotFound`. */
   readonly sessionId: string;
+  /** A message to deliver, as the outbox handed it over (`Outbox.claim`). */
+  readonly message: OutboxMessage;
+  /** Who holds the message's lease: the name the delivering process claimed it under. */
+  readonly holder: string;
 }

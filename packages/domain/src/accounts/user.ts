@@ -4,6 +4,11 @@ export interface User {
   readonly email: string;
   readonly name: string;
   readonly passwordHash: string;
+  /**
+   * Whether the account proved it receives mail at `email` (a verification link, or a password
+   * reset sent there). New accounts start unverified; a new e-mail is unverified again.
+   */
+  readonly emailVerified: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -16,6 +21,7 @@ export interface PublicUser {
   readonly id: string;
   readonly email: string;
   readonly name: string;
+  readonly emailVerified: boolean;
 }
 
 /** What signup, login and refresh answer: a token of the user's session and the user's public shape. */
@@ -26,5 +32,5 @@ export interface SignedIn {
 
 /** Picks the public fields, so a hash can never ride along. */
 export function toPublicUser(user: User): PublicUser {
-  return { id: user.id, email: user.email, name: user.name };
+  return { id: user.id, email: user.email, name: user.name, emailVerified: user.emailVerified };
 }

@@ -32,6 +32,10 @@ export const DOMAIN_ERROR_CODES = [
   'AuthorIdNotYours',
   /** The caller may see the post but not change or delete it. */
   'NotTheAuthor',
+  /** A mailed link's token is unknown, used, superseded, expired, or was sent to an address the account no longer has. */
+  'InvalidLinkToken',
+  /** The account's address is verified already: there is nothing to send a verification for. */
+  'EmailAlreadyVerified',
   /** The use case is not offered under the deps it was given (`isOffered`). */
   'NotOffered',
   /** The store cannot be reached. */

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { TokenClaims, UserRepository } from '../accounts/ports.js';
+import type { LinkRecord, TokenClaims, UserRepository } from '../accounts/ports.js';
 import type { NewSession, Session } from '../accounts/session.js';
 import type { NewUser, User } from '../accounts/user.js';
 import { isDomainError } from '../shared/errors.js';
@@ -13,6 +13,7 @@ function newUser(overrides: Partial<NewUser> = {}): NewUser {
     email: 'alice@example.com',
     name: 'Alice',
     passwordHash: '$2b$12$abcdefghijklmnopqrstuu5Z7b7nU6ZqGQw0b0p8k0nqzJ1m5m7a',
+    emailVerified: false,
     createdAt: T0,
     updatedAt: T0,
     ...overrides,
@@ -28,8 +29,17 @@ const MINUTE = 60 * 1000;
 const tokenOf = (userId: string, session: Session | number): TokenClaims =>
   typeof session === 'number' ? { userId, sessionId: null, issuedAt: session } : { userId, sessionId: session.id, issuedAt: session.createdAt };
 
-/** Exactly the six fields of a stored user, never a session. */
-const USER_FIELDS = ['createdAt', 'email', 'id', 'name', 'passwordHash', 'updatedAt'];
+/** A mailed link to alice's address with the hash `tokenHash`, asked for at `requestedAt`, living 30 minutes. */
+const link = (tokenHash: string, requestedAt = T0 + 10, overrides: Partial<LinkRecord> = {}): LinkRecord => ({
+  tokenHash,
+  email: 'alice@example.com',
+  requestedAt,
+  expiresAt: requestedAt + 30 * 60 * 1000,
+  ...overrides,
+});
+
+/** Exactly the seven fields of a stored user, never a session or a link. */
+const USER_FIELDS = ['createdAt', 'email', 'emailVerified', 'id', 'name', 'passwordHash', 'updatedAt'];
 
 /**
  * The behaviour every `UserRepository` must have, sessions included. `makeRepository` is called
@@ -511,6 +521,162 @@ export function describeUserRepositoryContract(
           expect(Number(deleting) + Number(changed !== null)).toBe(1);
           await users.delete(user.id);
         }
+      });
+    });
+
+    describe('mailed links: only their hash is kept, with the address they went to', () => {
+      it('records a password reset for the address the account has, found by its hash until it expires', async () => {
+        const { user } = await inserted();
+        expect(await users.recordPasswordReset(user.id, link('reset-1'), T0 + 10)).toStrictEqual(user);
+        expect(await users.findByPasswordReset('reset-1', T0 + 11)).toStrictEqual(user);
+        expect(await users.findByPasswordReset('reset-1', T0 + 10 + 30 * MINUTE - 1)).toStrictEqual(user);
+        expect(await users.findByPasswordReset('reset-1', T0 + 10 + 30 * MINUTE)).toBeNull();
+        expect(await users.findByPasswordReset('reset-2', T0 + 11)).toBeNull();
+        // The two kinds of link are kept apart.
+        expect(await users.verifyEmail('reset-1', T0 + 11)).toBeNull();
+      });
+
+      it('records no reset for another address, nor for an account that is gone or being deleted', async () => {
+        const { user, session } = await inserted();
+        expect(await users.recordPasswordReset(user.id, link('r', T0 + 10, { email: 'bob@example.com' }), T0 + 10)).toBeNull();
+        for (const id of idsThatNameNothing) {
+          expect(await users.recordPasswordReset(id, link('r'), T0 + 10)).toBeNull();
+          expect(await users.recordEmailVerification(id, link('v'), T0 + 10)).toBeNull();
+          expect(await users.resetPassword(id, 'r', 'hash', sessionAt(T0 + 10), T0 + 10)).toBeNull();
+        }
+        await users.startDeletion(user.id, T0 + MINUTE, T0 + 5, { token: tokenOf(user.id, session) });
+        expect(await users.recordPasswordReset(user.id, link('r'), T0 + 10)).toBeNull();
+        expect(await users.recordEmailVerification(user.id, link('v'), T0 + 10)).toBeNull();
+        expect(await users.findByPasswordReset('r', T0 + 11)).toBeNull();
+      });
+
+      it('records a reset only if it was asked for after the last password change (or the account was created)', async () => {
+        const { user } = await inserted({ createdAt: T0 + 5 });
+        expect(await users.recordPasswordReset(user.id, link('before-signup', T0 + 4), T0 + 10)).toBeNull();
+        expect(await users.recordPasswordReset(user.id, link('same-ms-as-signup', T0 + 5), T0 + 10)).toBeNull();
+        await users.changePassword(user.id, 'new-hash', null, T0 + 20);
+        expect(await users.recordPasswordReset(user.id, link('before-change', T0 + 19), T0 + 30)).toBeNull();
+        expect(await users.recordPasswordReset(user.id, link('same-ms-as-change', T0 + 20), T0 + 30)).toBeNull();
+        expect(await users.recordPasswordReset(user.id, link('after-change', T0 + 21), T0 + 30)).not.toBeNull();
+      });
+
+      it('keeps the reset asked for last, whatever order they are recorded in; the same one again is fine', async () => {
+        const { user } = await inserted();
+        expect(await users.recordPasswordReset(user.id, link('second', T0 + 20), T0 + 30)).not.toBeNull();
+        expect(await users.recordPasswordReset(user.id, link('first', T0 + 10), T0 + 30)).toBeNull();
+        expect(await users.recordPasswordReset(user.id, link('second', T0 + 20), T0 + 31)).not.toBeNull();
+        expect(await users.findByPasswordReset('first', T0 + 31)).toBeNull();
+        expect(await users.recordPasswordReset(user.id, link('third', T0 + 25), T0 + 32)).not.toBeNull();
+        expect(await users.findByPasswordReset('second', T0 + 32)).toBeNull();
+        expect(await users.findByPasswordReset('third', T0 + 32)).toStrictEqual(user);
+      });
+
+      it('voids the recorded reset on a password change', async () => {
+        const { user } = await inserted();
+        await users.recordPasswordReset(user.id, link('r', T0 + 10), T0 + 10);
+        await users.changePassword(user.id, 'new-hash', null, T0 + 20);
+        expect(await users.findByPasswordReset('r', T0 + 21)).toBeNull();
+        expect(await users.resetPassword(user.id, 'r', 'another-hash', sessionAt(T0 + 21), T0 + 21)).toBeNull();
+      });
+
+      it('consumes a reset once: the new hash, the address verified, every session and token without one ended, one new session', async () => {
+        const { user, session } = await inserted();
+        await users.startSession(user.id, sessionAt(T0 + 1), 20, T0 + 1);
+        await users.recordPasswordReset(user.id, link('r', T0 + 10), T0 + 10);
+        const reset = await users.resetPassword(user.id, 'r', 'new-hash', sessionAt(T0 + 20), T0 + 20);
+        expect(reset).toStrictEqual({
+          user: { ...user, passwordHash: 'new-hash', emailVerified: true, updatedAt: T0 + 20 },
+          session: { ...sessionAt(T0 + 20), id: expect.any(String) },
+        });
+        expect(await liveIds(user.id, T0 + 20)).toEqual([reset?.session.id]);
+        const found = await users.findWithSession(user.id, session.id, T0 + 20);
+        expect(found).toMatchObject({ session: null, tokensWithoutSessionEndedAt: T0 + 20, keptTokenWithoutSession: null });
+        expect(await users.findByPasswordReset('r', T0 + 21)).toBeNull();
+        expect(await users.resetPassword(user.id, 'r', 'newer-hash', sessionAt(T0 + 21), T0 + 21)).toBeNull();
+        expect((await users.findById(user.id))?.passwordHash).toBe('new-hash');
+        // The password changed: a reset asked for before the change is not recorded any more.
+        expect(await users.recordPasswordReset(user.id, link('r2', T0 + 15), T0 + 22)).toBeNull();
+      });
+
+      it('consumes no reset that expired, that was sent to an address the account left, of another account, or of an account being deleted', async () => {
+        const { user, session } = await inserted();
+        const bob = await inserted({ email: 'bob@example.com' });
+        await users.recordPasswordReset(user.id, link('r', T0 + 10), T0 + 10);
+        expect(await users.resetPassword(user.id, 'r', 'h', sessionAt(T0 + 10 + 30 * MINUTE), T0 + 10 + 30 * MINUTE)).toBeNull();
+        expect(await users.resetPassword(bob.user.id, 'r', 'h', sessionAt(T0 + 11), T0 + 11)).toBeNull();
+        await users.startDeletion(user.id, T0 + 12 + MINUTE, T0 + 12, { token: tokenOf(user.id, session) });
+        expect(await users.resetPassword(user.id, 'r', 'h', sessionAt(T0 + 13), T0 + 13)).toBeNull();
+        await users.cancelDeletion(user.id);
+        await users.update(user.id, { email: 'alicia@example.com', updatedAt: T0 + 14 });
+        await users.update(user.id, { email: 'alice@example.com', updatedAt: T0 + 15 });
+        expect(await users.findByPasswordReset('r', T0 + 16)).toBeNull();
+        expect(await users.resetPassword(user.id, 'r', 'h', sessionAt(T0 + 16), T0 + 16)).toBeNull();
+        expect(await users.findById(user.id)).toMatchObject({ passwordHash: user.passwordHash });
+      });
+
+      it('lets exactly one of concurrent uses of one reset apply', async () => {
+        const { user } = await inserted();
+        await users.recordPasswordReset(user.id, link('r', T0 + 10), T0 + 10);
+        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => users.resetPassword(user.id, 'r', `hash-${i}`, sessionAt(T0 + 20), T0 + 20)));
+        const applied = results.filter((result) => result !== null);
+        expect(applied).toHaveLength(1);
+        expect((await users.findById(user.id))?.passwordHash).toBe(applied[0]?.user.passwordHash);
+        expect(await liveIds(user.id, T0 + 20)).toEqual([applied[0]?.session.id]);
+      });
+
+      it('records a verification only for the address the account has while unverified, and keeps the one asked for last', async () => {
+        const { user } = await inserted();
+        expect(await users.recordEmailVerification(user.id, link('v', T0 + 10, { email: 'bob@example.com' }), T0 + 10)).toBeNull();
+        expect(await users.recordEmailVerification(user.id, link('v2', T0 + 20), T0 + 20)).toStrictEqual(user);
+        expect(await users.recordEmailVerification(user.id, link('v1', T0 + 10), T0 + 21)).toBeNull();
+        expect(await users.recordEmailVerification(user.id, link('v2', T0 + 20), T0 + 22)).toStrictEqual(user);
+        expect(await users.verifyEmail('v1', T0 + 23)).toBeNull();
+        const verified = await users.verifyEmail('v2', T0 + 23);
+        expect(verified).toStrictEqual({ ...user, emailVerified: true, updatedAt: T0 + 23 });
+        expect(await users.findById(user.id)).toStrictEqual(verified);
+        expect(await users.verifyEmail('v2', T0 + 24)).toBeNull();
+        expect(await users.recordEmailVerification(user.id, link('v3', T0 + 30), T0 + 30)).toBeNull();
+      });
+
+      it('verifies no address with a link that expired or went to an address the account left, and exactly once under concurrent uses', async () => {
+        const { user } = await inserted();
+        await users.recordEmailVerification(user.id, link('v', T0 + 10), T0 + 10);
+        expect(await users.verifyEmail('v', T0 + 10 + 30 * MINUTE)).toBeNull();
+        await users.recordEmailVerification(user.id, link('w', T0 + 20), T0 + 20);
+        await users.update(user.id, { email: 'alicia@example.com', updatedAt: T0 + 21 });
+        await users.update(user.id, { email: 'alice@example.com', updatedAt: T0 + 22 });
+        expect(await users.verifyEmail('w', T0 + 23)).toBeNull();
+        await users.recordEmailVerification(user.id, link('x', T0 + 30), T0 + 30);
+        const results = await Promise.all(Array.from({ length: 10 }, () => users.verifyEmail('x', T0 + 31)));
+        expect(results.filter((result) => result !== null)).toHaveLength(1);
+      });
+
+      it('makes a new address unverified and voids the links of the old one; the same address changes neither', async () => {
+        const { user } = await inserted();
+        await users.recordEmailVerification(user.id, link('v', T0 + 10), T0 + 10);
+        await users.verifyEmail('v', T0 + 11);
+        await users.recordPasswordReset(user.id, link('r', T0 + 12), T0 + 12);
+        const same = await users.update(user.id, { email: 'alice@example.com', name: 'Alicia', updatedAt: T0 + 13 });
+        expect(same).toStrictEqual({ ...user, name: 'Alicia', emailVerified: true, updatedAt: T0 + 13 });
+        expect(await users.findByPasswordReset('r', T0 + 14)).toStrictEqual(same);
+        const moved = await users.update(user.id, { email: 'alicia@example.com', updatedAt: T0 + 14 });
+        expect(moved).toStrictEqual({ ...user, name: 'Alicia', email: 'alicia@example.com', emailVerified: false, updatedAt: T0 + 14 });
+        expect(await users.findByPasswordReset('r', T0 + 15)).toBeNull();
+        // Links to the new address are recorded as for any unverified one.
+        expect(await users.recordEmailVerification(user.id, link('n', T0 + 16, { email: 'alicia@example.com' }), T0 + 16)).toStrictEqual(moved);
+        expect(await users.recordPasswordReset(user.id, link('n', T0 + 16, { email: 'alicia@example.com' }), T0 + 16)).toStrictEqual(moved);
+      });
+
+      it('takes a token hash as plain text, never as an expression of the store', async () => {
+        const { user } = await inserted();
+        await users.recordPasswordReset(user.id, link('r', T0 + 10), T0 + 10);
+        await users.recordEmailVerification(user.id, link('v', T0 + 10), T0 + 10);
+        for (const hash of ['$passwordReset.tokenHash', '$emailVerification.tokenHash', '$$ROOT', '.*', '']) {
+          expect(await users.findByPasswordReset(hash, T0 + 11)).toBeNull();
+          expect(await users.resetPassword(user.id, hash, 'h', sessionAt(T0 + 11), T0 + 11)).toBeNull();
+          expect(await users.verifyEmail(hash, T0 + 11)).toBeNull();
+        }
+        expect(await users.findByPasswordReset('r', T0 + 11)).toStrictEqual(user);
       });
     });
   });

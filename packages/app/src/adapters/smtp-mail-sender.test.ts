@@ -1,0 +1,125 @@
+import type { Mail } from '@inkwell/domain';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig, type SmtpTransport } from '../config.js';
+import { selfSignedCertificate, type TestCertificate } from '../test-support/certificate.js';
+import { startTestMailServer, type TestMailServer, type TestMailServerOptions } from '../test-support/mail-server.js';
+import { createSmtpMailSender, type SmtpMailSenderOptions } from './smtp-mail-sender.js';
+
+const TOKEN = 'q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c';
+const RESET: Mail = { messageId: '65a1b2c3d4e5f6a7b8c9d0e1', kind: 'password-reset', to: 'alice@example.com', name: 'Alice', token: TOKEN, linkExpiresAt: Date.UTC(2026, 0, 1) };
+const SITE = { from: 'Example <no-reply@example.com>', appUrl: 'https://app.example.com' };
+
+describe('the SMTP MailSender, against a real SMTP server in this process', () => {
+  let certificate: TestCertificate;
+  let server: TestMailServer | undefined;
+  beforeAll(() => {
+    certificate = selfSignedCertificate();
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  /** A test server, and a sender configured from its URL exactly as MAIL_URL is read. */
+  async function serverAndSender(serverOptions: TestMailServerOptions, senderOptions: Partial<SmtpMailSenderOptions> = {}) {
+    server = await startTestMailServer({ certificate, ...serverOptions });
+    const mail = readConfig({ MAIL_URL: server.url, MAIL_FROM: SITE.from, APP_URL: SITE.appUrl }).mail;
+    const sender = createSmtpMailSender({ ...SITE, transport: mail?.transport as SmtpTransport, ca: certificate.cert, ...senderOptions });
+    return { server, sender };
+  }
+
+  it('smtp:// upgrades with STARTTLS when the server offers it, and delivers the mail: recipients, sender, subject, link, Message-ID', async () => {
+    const { server, sender } = await serverAndSender({ tls: 'starttls' });
+    await sender.send(RESET);
+    const [mail] = server.received;
+    expect(server.received).toHaveLength(1);
+    expect(mail?.secure).toBe(true);
+    expect(mail?.envelope).toEqual({ from: 'no-reply@example.com', to: ['alice@example.com'] });
+    expect(mail?.from).toBe('Example <no-reply@example.com>');
+    expect(mail?.to).toBe('alice@example.com');
+    expect(mail?.subject).toBe('Reset your password on app.example.com');
+    expect(mail?.messageId).toBe('<65a1b2c3d4e5f6a7b8c9d0e1@app.example.com>');
+    expect(mail?.link).toBe(`https://app.example.com/reset-password?token=${TOKEN}`);
+    expect(mail?.headers.get('auto-submitted')).toBe('auto-generated');
+    expect(mail?.headers.get('content-type')).toMatch(/^multipart\/alternative/);
+    expect(mail?.text).toContain('If you did not ask for this, ignore this message');
+    expect(mail?.html).toContain(`<a href="https://app.example.com/reset-password?token=${TOKEN}">`);
+  });
+
+  it('smtp:// refuses to send when the offered STARTTLS certificate cannot be trusted, rather than fall back to plain text', async () => {
+    const { server, sender } = await serverAndSender({ tls: 'starttls' }, { ca: undefined });
+    await expect(sender.send(RESET)).rejects.toThrow(/certificate/i);
+    expect(server.arrivals).toHaveLength(0);
+  });
+
+  it('smtp:// sends in plain text to a server that offers no STARTTLS', async () => {
+    const { server, sender } = await serverAndSender({ tls: 'none' });
+    await sender.send(RESET);
+    expect(server.received.map((mail) => [mail.secure, mail.messageId])).toEqual([[false, '<65a1b2c3d4e5f6a7b8c9d0e1@app.example.com>']]);
+  });
+
+  it('smtps:// speaks TLS from the start', async () => {
+    const { server, sender } = await serverAndSender({ tls: 'implicit' });
+    expect(server.url).toMatch(/^smtps:\/\//);
+    await sender.send(RESET);
+    expect(server.received.map((mail) => mail.secure)).toEqual([true]);
+  });
+
+  it('logs in with the user and password of MAIL_URL, and fails on a wrong one', async () => {
+    const login = { user: 'mailer@example.com', pass: 'p@ss:w/rd' };
+    const { server, sender } = await serverAndSender({ tls: 'starttls', login });
+    expect(server.url).toContain('mailer%40example.com:p%40ss%3Aw%2Frd@');
+    await sender.send(RESET);
+    expect(server.received.map((mail) => mail.user)).toEqual(['mailer@example.com']);
+    const wrong = createSmtpMailSender({ ...SITE, ca: certificate.cert, transport: { kind: 'smtp', secure: false, host: '127.0.0.1', port: server.port, auth: { user: login.user, pass: 'wrong' } } });
+    await expect(wrong.send(RESET)).rejects.toThrow(/Invalid username or password/);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('fails when the server is down, and sends once it is back', async () => {
+    const { server, sender } = await serverAndSender({ tls: 'starttls' });
+    await server.stop();
+    await expect(sender.send(RESET)).rejects.toThrow(/ECONNREFUSED/);
+    await server.start();
+    await sender.send(RESET);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('fails when the server refuses the mail', async () => {
+    const { server, sender } = await serverAndSender({ tls: 'starttls' });
+    const held = server.holdNext();
+    const sending = sender.send(RESET);
+    await held.arrived;
+    held.release('refuse');
+    await expect(sending).rejects.toThrow(/451/);
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('gives up on a server that never answers the mail, within the send bound', async () => {
+    const { server, sender } = await serverAndSender({ tls: 'starttls' }, { timeouts: { send: 300 } });
+    const held = server.holdNext();
+    const sending = sender.send(RESET);
+    await held.arrived;
+    await expect(sending).rejects.toMatchObject({ name: 'AbortError' });
+    held.release('refuse');
+  });
+
+  it('sends a message tried twice with the same Message-ID both times', async () => {
+    const { server, sender } = await serverAndSender({ tls: 'starttls' });
+    await sender.send(RESET);
+    await sender.send(RESET);
+    const ids = server.received.map((mail) => mail.messageId);
+    expect(ids).toEqual(['<65a1b2c3d4e5f6a7b8c9d0e1@app.example.com>', '<65a1b2c3d4e5f6a7b8c9d0e1@app.example.com>']);
+  });
+});
+
+describe('the test certificate', () => {
+  let server: TestMailServer | undefined;
+  afterAll(async () => server?.close());
+
+  it('is trusted only where it is given: a sender without it refuses smtps:// too', async () => {
+    server = await startTestMailServer({ tls: 'implicit', certificate: selfSignedCertificate() });
+    const sender = createSmtpMailSender({ ...SITE, transport: { kind: 'smtp', secure: true, host: '127.0.0.1', port: server.port } });
+    await expect(sender.send(RESET)).rejects.toThrow(/certificate/i);
+  });
+});

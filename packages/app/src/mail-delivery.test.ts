@@ -1,0 +1,253 @@
+import { createInMemoryOutbox, DomainError, type DeliveryOutcome, type NewMessage, type Outbox, type OutboxMessage } from '@inkwell/domain';
+import { manualClock } from '@inkwell/domain/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createDeliveryLoop, DEFAULT_DELIVERY_TIMING, type DeliveryLoop, type DeliveryTiming } from './mail-delivery.js';
+
+const TOKEN = 'q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c';
+const reset = (requestedAt: number, to = 'alice@example.com'): NewMessage => ({ kind: 'password-reset', to, token: TOKEN, requestedAt });
+
+/** A logger that keeps what it is told. */
+function recordingLogger() {
+  const lines: { level: 'info' | 'warn' | 'error'; fields: Record<string, unknown>; message: string | undefined }[] = [];
+  const at = (level: 'info' | 'warn' | 'error') => (fields: object, message?: string) => void lines.push({ level, fields: { ...fields }, message });
+  return { lines, info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/** A delivery the test answers: each call waits until the test settles it. */
+interface PendingDelivery {
+  readonly message: OutboxMessage;
+  readonly holder: string;
+  answer(outcome: DeliveryOutcome): void;
+  fail(error: unknown): void;
+}
+
+/** `deliver` as a queue of pending deliveries, with a way to wait for the n-th to arrive. */
+function heldDeliveries() {
+  const calls: PendingDelivery[] = [];
+  const waiters = new Set<() => void>();
+  return {
+    calls,
+    deliver: (message: OutboxMessage, holder: string) =>
+      new Promise<DeliveryOutcome>((resolve, reject) => {
+        calls.push({ message, holder, answer: resolve, fail: reject });
+        for (const wake of waiters) wake();
+      }),
+    /** Resolves once `count` deliveries have started. */
+    reached: (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (calls.length < count) return;
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        check();
+      }),
+  };
+}
+
+describe('the delivery loop', () => {
+  const loops: DeliveryLoop[] = [];
+  const start = (outbox: Outbox, deliver: (message: OutboxMessage, holder: string) => Promise<DeliveryOutcome>, timing: Partial<DeliveryTiming> = {}, clock = manualClock()) => {
+    const logger = recordingLogger();
+    const loop = createDeliveryLoop({ outbox, deliver, clock, logger, timing: { stopGraceMs: 20, ...timing } });
+    loops.push(loop);
+    loop.start();
+    return { loop, logger, clock };
+  };
+  afterEach(async () => {
+    vi.useRealTimers();
+    await Promise.all(loops.splice(0).map((loop) => loop.stop()));
+  });
+
+  it('defaults to 25 s leases, a look every second, four at once, and a 10 s stop', () => {
+    expect(DEFAULT_DELIVERY_TIMING).toStrictEqual({ leaseMs: 25_000, pollMs: 1_000, concurrency: 4, stopGraceMs: 10_000 });
+  });
+
+  it('delivers a message added in this process at once when woken, without waiting for the next poll', async () => {
+    const outbox = createInMemoryOutbox();
+    const deliveries = heldDeliveries();
+    const { loop, clock } = start(outbox, deliveries.deliver, { pollMs: 3_600_000 });
+    const added = await outbox.add(reset(clock.now()));
+    loop.wake();
+    await deliveries.reached(1);
+    expect(deliveries.calls[0]?.message).toStrictEqual(added);
+    expect(deliveries.calls[0]?.holder).toBe(loop.holder);
+  });
+
+  it('finds messages other processes added at its next poll', async () => {
+    const outbox = createInMemoryOutbox();
+    const deliveries = heldDeliveries();
+    const { clock } = start(outbox, deliveries.deliver, { pollMs: 20 });
+    await outbox.add(reset(clock.now()));
+    await deliveries.reached(1);
+  });
+
+  it('claims under its own holder with a lease of leaseMs from now, so no other process gets the message meanwhile', async () => {
+    const outbox = createInMemoryOutbox();
+    const deliveries = heldDeliveries();
+    const clock = manualClock();
+    await outbox.add(reset(clock.now()));
+    const { loop } = start(outbox, deliveries.deliver, { leaseMs: 25_000 }, clock);
+    await deliveries.reached(1);
+    expect(loop.holder).toMatch(new RegExp(`^${process.pid}-[0-9a-f]{12}$`));
+    expect(await outbox.claim('other', clock.now() + 24_999, clock.now() + 50_000, 10)).toEqual([]);
+    expect(await outbox.claim('other', clock.now() + 25_000, clock.now() + 50_000, 10)).toHaveLength(1);
+  });
+
+  it('gives every loop a holder name of its own', () => {
+    const names = new Set(Array.from({ length: 5 }, () => createDeliveryLoop({ outbox: createInMemoryOutbox(), deliver: async () => ({ status: 'sent' }), clock: manualClock(), logger: recordingLogger() }).holder));
+    expect(names.size).toBe(5);
+  });
+
+  it('delivers at most `concurrency` messages at once, and claims the next as soon as one ends', async () => {
+    const outbox = createInMemoryOutbox();
+    const clock = manualClock();
+    for (let i = 0; i < 6; i++) await outbox.add(reset(clock.now() - 6 + i));
+    const deliveries = heldDeliveries();
+    start(outbox, deliveries.deliver, { concurrency: 4, pollMs: 3_600_000 }, clock);
+    await deliveries.reached(4);
+    expect(deliveries.calls).toHaveLength(4);
+    const [first] = deliveries.calls;
+    await outbox.remove(first?.message.id ?? '', first?.holder ?? '');
+    first?.answer({ status: 'sent' });
+    await deliveries.reached(5);
+    expect(deliveries.calls).toHaveLength(5);
+  });
+
+  it('logs what became of each message, by id, kind and attempt, never with its token or address', async () => {
+    const outbox = createInMemoryOutbox();
+    const clock = manualClock();
+    for (let i = 0; i < 4; i++) await outbox.add(reset(clock.now() - 4 + i, `user${i}@example.com`));
+    const deliveries = heldDeliveries();
+    const { logger } = start(outbox, deliveries.deliver, { pollMs: 3_600_000 }, clock);
+    await deliveries.reached(4);
+    const refused = Object.assign(new Error('451 Try again later'), { code: 'EMESSAGE', responseCode: 451, command: 'DATA', envelope: { to: ['user2@example.com'] } });
+    const outcomes: DeliveryOutcome[] = [
+      { status: 'sent' },
+      { status: 'dropped', reason: 'no-account' },
+      { status: 'retried', nextAttemptAt: Date.UTC(2026, 0, 1, 0, 0, 5), error: refused },
+      { status: 'expired', error: refused },
+    ];
+    outcomes.forEach((outcome, i) => deliveries.calls[i]?.answer(outcome));
+    await vi.waitFor(() => expect(logger.lines).toHaveLength(4));
+    const ids = deliveries.calls.map((call) => call.message.id);
+    expect(logger.lines).toStrictEqual([
+      { level: 'info', fields: { messageId: ids[0], kind: 'password-reset', attempts: 1 }, message: 'mail: sent' },
+      { level: 'info', fields: { messageId: ids[1], kind: 'password-reset', attempts: 1, reason: 'no-account' }, message: 'mail: dropped (no-account), nothing sent' },
+      {
+        level: 'warn',
+        fields: { messageId: ids[2], kind: 'password-reset', attempts: 1, nextAttemptAt: '2026-01-01T00:00:05.000Z', error: { name: 'Error', message: '451 Try again later', code: 'EMESSAGE', responseCode: 451 } },
+        message: 'mail: not accepted by the mail server; trying again later',
+      },
+      {
+        level: 'error',
+        fields: { messageId: ids[3], kind: 'password-reset', attempts: 1, error: { name: 'Error', message: '451 Try again later', code: 'EMESSAGE', responseCode: 451 } },
+        message: 'mail: dropped, not delivered within 24 hours of the request',
+      },
+    ]);
+    const logged = JSON.stringify(logger.lines);
+    expect(logged).not.toContain(TOKEN);
+    expect(logged).not.toMatch(/@example\.com/);
+  });
+
+  it('goes on after a delivery that fails on the store, leaving that message to its lease', async () => {
+    const outbox = createInMemoryOutbox();
+    const clock = manualClock();
+    await outbox.add(reset(clock.now()));
+    const deliveries = heldDeliveries();
+    const { loop, logger } = start(outbox, deliveries.deliver, { pollMs: 3_600_000 }, clock);
+    await deliveries.reached(1);
+    deliveries.calls[0]?.fail(new DomainError('StoreUnavailable'));
+    await vi.waitFor(() => expect(logger.lines.map((line) => line.level)).toEqual(['warn']));
+    expect(logger.lines[0]?.message).toMatch(/tried again once its lease ends/);
+    await outbox.add(reset(clock.now()));
+    loop.wake();
+    await deliveries.reached(2);
+  });
+
+  it('says once that it cannot claim while the store fails, keeps looking, and says when it claims again', async () => {
+    const outbox = createInMemoryOutbox();
+    let failing = true;
+    let claims = 0;
+    const flaky: Outbox = {
+      ...outbox,
+      claim: async (...args) => {
+        claims++;
+        if (failing) throw new DomainError('StoreUnavailable');
+        return outbox.claim(...args);
+      },
+    };
+    const deliveries = heldDeliveries();
+    const { logger, clock } = start(flaky, deliveries.deliver, { pollMs: 5 });
+    await vi.waitFor(() => expect(claims).toBeGreaterThanOrEqual(3));
+    expect(logger.lines.map((line) => [line.level, line.message])).toEqual([['warn', 'mail: cannot claim messages; trying again every poll']]);
+    await outbox.add(reset(clock.now()));
+    failing = false;
+    await deliveries.reached(1);
+    expect(logger.lines.map((line) => line.message)).toEqual(['mail: cannot claim messages; trying again every poll', 'mail: claiming messages again']);
+  });
+
+  it('stops claiming once stopped, and its stop waits for the delivery in flight', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const outbox = createInMemoryOutbox();
+    const clock = manualClock();
+    await outbox.add(reset(clock.now()));
+    const deliveries = heldDeliveries();
+    const claim = vi.spyOn(outbox, 'claim');
+    const { loop } = start(outbox, deliveries.deliver, { pollMs: 5, stopGraceMs: 24 * 3_600_000 }, clock);
+    await deliveries.reached(1);
+    let stopped = false;
+    const stopping = loop.stop().then(() => (stopped = true));
+    const claimsAtStop = claim.mock.calls.length;
+    await outbox.add(reset(clock.now()));
+    loop.wake();
+    // Stopped, it claims nothing however long it is left, and its stop waits for the send in flight.
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(claim.mock.calls.length).toBe(claimsAtStop);
+    expect(stopped).toBe(false);
+    deliveries.calls[0]?.answer({ status: 'sent' });
+    await stopping;
+    expect(claim.mock.calls.length).toBe(claimsAtStop);
+    expect(deliveries.calls).toHaveLength(1);
+  });
+
+  it('stops within its grace when a delivery never ends, and says the message is left to its lease', async () => {
+    const outbox = createInMemoryOutbox();
+    const clock = manualClock();
+    await outbox.add(reset(clock.now()));
+    const deliveries = heldDeliveries();
+    const { loop, logger } = start(outbox, deliveries.deliver, { stopGraceMs: 50 }, clock);
+    await deliveries.reached(1);
+    await loop.stop();
+    expect(logger.lines.map((line) => [line.level, line.fields])).toEqual([['warn', { inFlight: 1, graceMs: 50 }]]);
+  });
+
+  it('delivers what a claim under way at the stop brings, within the grace', async () => {
+    const outbox = createInMemoryOutbox();
+    const clock = manualClock();
+    await outbox.add(reset(clock.now()));
+    let letClaimEnd!: () => void;
+    const claimHeld = new Promise<void>((resolve) => (letClaimEnd = resolve));
+    let claimStarted!: () => void;
+    const claimReached = new Promise<void>((resolve) => (claimStarted = resolve));
+    const slow: Outbox = {
+      ...outbox,
+      claim: async (...args) => {
+        claimStarted();
+        await claimHeld;
+        return outbox.claim(...args);
+      },
+    };
+    const delivered: string[] = [];
+    const { loop } = start(slow, async (message) => {
+      delivered.push(message.id);
+      return { status: 'sent' };
+    }, {}, clock);
+    await claimReached;
+    const stopping = loop.stop();
+    letClaimEnd();
+    await stopping;
+    expect(delivered).toHaveLength(1);
+  });
+});

@@ -1,0 +1,78 @@
+import type { Logger } from '@inkwell/adapters-http';
+import { deliverMessage, type AccountDeps, type Clock, type MailRules, type MailSender, type Outbox } from '@inkwell/domain';
+import { createLogMailSender } from './adapters/log-mail-sender.js';
+import { createSmtpMailSender } from './adapters/smtp-mail-sender.js';
+import type { Config, MailConfig } from './config.js';
+import { createDeliveryLoop, type DeliveryLoop, type DeliveryTiming } from './mail-delivery.js';
+import type { Store } from './store.js';
+
+/** What tests may change about mail; production passes nothing. */
+export interface MailOverrides {
+  /** Sends instead of the sender `MAIL_URL` names. */
+  readonly mailer?: MailSender;
+  /** The delivery loop's timing instead of the defaults. */
+  readonly delivery?: Partial<DeliveryTiming>;
+}
+
+/** Mail, on: what the use cases get, and the loop delivering from this process. */
+export interface RunningMail {
+  /** The store's outbox, telling this process's loop of every message added here. */
+  readonly outbox: Outbox;
+  readonly mailRules: MailRules;
+  readonly loop: DeliveryLoop;
+  /** Stops the loop (claiming nothing more, the sends in flight finished or given up), then the sender. */
+  close(): Promise<void>;
+}
+
+/** The sender `MAIL_URL` names: an SMTP server, or the log. */
+function mailSenderFor(mail: MailConfig, logger: Logger): MailSender & { close?(): Promise<void> } {
+  const site = { from: mail.from, appUrl: mail.appUrl };
+  return mail.transport.kind === 'log' ? createLogMailSender(site, logger) : createSmtpMailSender({ ...site, transport: mail.transport });
+}
+
+/**
+ * Turns mail on for this process: the sender, the rules of the links, and the delivery loop over
+ * the store's outbox, started. A message added through the returned outbox wakes the loop, so
+ * mail asked for here leaves at once rather than at the next poll.
+ */
+export function startMail(
+  config: Pick<Config, 'mailLinks'> & { readonly mail: MailConfig },
+  store: Pick<Store, 'outbox' | 'users'>,
+  clock: Clock,
+  logger: Logger,
+  overrides: MailOverrides = {},
+): RunningMail {
+  const sender: MailSender & { close?(): Promise<void> } = overrides.mailer ?? mailSenderFor(config.mail, logger);
+  const mailRules: MailRules = {
+    passwordResetTtlMs: config.mailLinks.passwordResetTtlSeconds * 1000,
+    emailVerificationTtlMs: config.mailLinks.emailVerifyTtlSeconds * 1000,
+  };
+  const deps: Pick<AccountDeps, 'users' | 'clock' | 'outbox' | 'mailer' | 'mailRules'> = { users: store.users, clock, outbox: store.outbox, mailer: sender, mailRules };
+  const loop = createDeliveryLoop({
+    outbox: store.outbox,
+    deliver: (message, holder) => deliverMessage(deps, { message, holder }),
+    clock,
+    logger,
+    timing: overrides.delivery,
+  });
+  const outbox: Outbox = {
+    add: async (message) => {
+      const added = await store.outbox.add(message);
+      loop.wake();
+      return added;
+    },
+    claim: (...args) => store.outbox.claim(...args),
+    remove: (...args) => store.outbox.remove(...args),
+    retryLater: (...args) => store.outbox.retryLater(...args),
+  };
+  loop.start();
+  return {
+    outbox,
+    mailRules,
+    loop,
+    async close() {
+      await loop.stop();
+      await sender.close?.();
+    },
+  };
+}

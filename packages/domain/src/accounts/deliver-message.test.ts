@@ -1,0 +1,217 @@
+import { describe, expect, it } from 'vitest';
+import { DELIVERY_WINDOW_MS } from '../mail/delivery-schedule.js';
+import type { NewMessage } from '../mail/message.js';
+import { isDomainError } from '../shared/errors.js';
+import { deliverDueMessages } from '../test-support/mail.js';
+import { ALICE, bodyOf, mailDeps } from '../test-support/signed-up.js';
+import { deliverMessage } from './deliver-message.js';
+import { hashLinkToken, newLinkToken } from './link-tokens.js';
+import { signUp } from './sign-up.js';
+
+const MINUTE = 60_000;
+
+/** Alice signed up on mail deps, with her signup's own messages delivered out of the way. */
+async function aliceWithMail() {
+  const deps = mailDeps();
+  const { user } = await signUp(deps, { body: bodyOf(ALICE) });
+  await deliverDueMessages(deps);
+  deps.mailer.sent.length = 0;
+  // Later than the signup: a reset asked for in the very millisecond an account's password was set is not recorded.
+  deps.clock.advance(1);
+  const add = (message: Partial<NewMessage> & Pick<NewMessage, 'kind'>) =>
+    deps.outbox.add({ to: ALICE.email, requestedAt: deps.clock.now(), ...message });
+  const deliver = async () => (await deliverDueMessages(deps)).map(({ outcome }) => outcome);
+  return { deps, user, add, deliver };
+}
+
+describe('deliverMessage', () => {
+  describe('a password reset', () => {
+    it('records the hash of the token with the account, then sends the link to the address, and removes the message', async () => {
+      const { deps, user, add, deliver } = await aliceWithMail();
+      const token = newLinkToken();
+      const message = await add({ kind: 'password-reset', token });
+      expect(await deliver()).toEqual([{ status: 'sent' }]);
+      expect(deps.mailer.sent).toStrictEqual([
+        { messageId: message.id, kind: 'password-reset', to: ALICE.email, name: ALICE.name, token, linkExpiresAt: message.requestedAt + 30 * MINUTE },
+      ]);
+      expect(await deps.users.findByPasswordReset(await hashLinkToken(token), deps.clock.now())).toMatchObject({ id: user.id });
+      expect(await deps.users.findByPasswordReset(token, deps.clock.now())).toBeNull();
+      expect(await deps.outbox.claim('anyone', deps.clock.now() + DELIVERY_WINDOW_MS, Infinity, 10)).toEqual([]);
+    });
+
+    it('is valid for the reset lifetime the rules say, from the request', async () => {
+      const { deps, add } = await aliceWithMail();
+      const token = newLinkToken();
+      await add({ kind: 'password-reset', token });
+      const requestedAt = deps.clock.now();
+      await deliverDueMessages({ ...deps, mailRules: { passwordResetTtlMs: 5 * MINUTE, emailVerificationTtlMs: MINUTE } });
+      expect(deps.mailer.sent[0]?.linkExpiresAt).toBe(requestedAt + 5 * MINUTE);
+      const hash = await hashLinkToken(token);
+      expect(await deps.users.findByPasswordReset(hash, requestedAt + 5 * MINUTE - 1)).not.toBeNull();
+      expect(await deps.users.findByPasswordReset(hash, requestedAt + 5 * MINUTE)).toBeNull();
+    });
+
+    it('sends nothing to an address no account has, and drops the message', async () => {
+      const { deps, add, deliver } = await aliceWithMail();
+      await add({ kind: 'password-reset', to: 'nobody@example.com', token: newLinkToken() });
+      expect(await deliver()).toEqual([{ status: 'dropped', reason: 'no-account' }]);
+      expect(deps.mailer.sent).toEqual([]);
+      expect(await deps.outbox.claim('anyone', deps.clock.now(), Infinity, 10)).toEqual([]);
+    });
+
+    it('sends only the newest of several requests, whatever order they are delivered in', async () => {
+      const { deps, add } = await aliceWithMail();
+      const older = await add({ kind: 'password-reset', token: newLinkToken() });
+      deps.clock.advance(1);
+      const newer = await add({ kind: 'password-reset', token: newLinkToken() });
+      const holder = 'h';
+      const now = deps.clock.now();
+      await deps.outbox.claim(holder, now, now + 25_000, 10);
+      expect(await deliverMessage(deps, { message: newer, holder })).toEqual({ status: 'sent' });
+      expect(await deliverMessage(deps, { message: older, holder })).toEqual({ status: 'dropped', reason: 'superseded' });
+      expect(deps.mailer.sent.map((mail) => mail.token)).toEqual([newer.token]);
+      expect(await deps.users.findByPasswordReset(await hashLinkToken(newer.token ?? ''), now)).not.toBeNull();
+    });
+
+    it('sends nothing for a request made before the password last changed', async () => {
+      const { deps, user, add, deliver } = await aliceWithMail();
+      await add({ kind: 'password-reset', token: newLinkToken() });
+      deps.clock.advance(1);
+      await deps.users.changePassword(user.id, 'fake-hash:another password', null, deps.clock.now());
+      expect(await deliver()).toEqual([{ status: 'dropped', reason: 'superseded' }]);
+      expect(deps.mailer.sent).toEqual([]);
+    });
+
+    it('sends no link that would have expired by the time it arrives', async () => {
+      const { deps, add, deliver } = await aliceWithMail();
+      await add({ kind: 'password-reset', token: newLinkToken() });
+      deps.clock.advance(30 * MINUTE);
+      expect(await deliver()).toEqual([{ status: 'dropped', reason: 'link-expired' }]);
+      expect(deps.mailer.sent).toEqual([]);
+    });
+  });
+
+  describe('an e-mail verification', () => {
+    it('records the hash with the account and sends the link, valid 24 hours', async () => {
+      const { deps, user, add, deliver } = await aliceWithMail();
+      const token = newLinkToken();
+      const message = await add({ kind: 'email-verification', userId: user.id, token });
+      expect(await deliver()).toEqual([{ status: 'sent' }]);
+      expect(deps.mailer.sent).toStrictEqual([
+        { messageId: message.id, kind: 'email-verification', to: ALICE.email, name: ALICE.name, token, linkExpiresAt: message.requestedAt + 24 * 60 * MINUTE },
+      ]);
+      expect(await deps.users.verifyEmail(await hashLinkToken(token), deps.clock.now())).toMatchObject({ id: user.id, emailVerified: true });
+    });
+
+    it('sends nothing to an account that is gone, that left the address, or whose address is verified', async () => {
+      const { deps, user, add, deliver } = await aliceWithMail();
+      await add({ kind: 'email-verification', userId: 'someone-else', token: newLinkToken() });
+      await add({ kind: 'email-verification', userId: user.id, to: 'old@example.com', token: newLinkToken() });
+      expect(await deliver()).toEqual([
+        { status: 'dropped', reason: 'no-account' },
+        { status: 'dropped', reason: 'address-changed' },
+      ]);
+      const token = newLinkToken();
+      await add({ kind: 'email-verification', userId: user.id, token });
+      await deliver();
+      await deps.users.verifyEmail(await hashLinkToken(token), deps.clock.now());
+      deps.mailer.sent.length = 0;
+      await add({ kind: 'email-verification', userId: user.id, token: newLinkToken() });
+      expect(await deliver()).toEqual([{ status: 'dropped', reason: 'already-verified' }]);
+      expect(deps.mailer.sent).toEqual([]);
+    });
+  });
+
+  describe('a notice', () => {
+    it('goes to its address with the account\'s name, and the new address of a move, without a link', async () => {
+      const { deps, user, add, deliver } = await aliceWithMail();
+      const changed = await add({ kind: 'password-changed', userId: user.id });
+      const moved = await add({ kind: 'email-changed', userId: user.id, to: 'old@example.com', newEmail: ALICE.email });
+      expect(await deliver()).toEqual([{ status: 'sent' }, { status: 'sent' }]);
+      expect(deps.mailer.sent).toStrictEqual([
+        { messageId: changed.id, kind: 'password-changed', to: ALICE.email, name: ALICE.name },
+        { messageId: moved.id, kind: 'email-changed', to: 'old@example.com', name: ALICE.name, newEmail: ALICE.email },
+      ]);
+    });
+
+    it('is dropped when the account is gone, or the message names none', async () => {
+      const { deps, user, add, deliver } = await aliceWithMail();
+      await add({ kind: 'password-changed', userId: user.id });
+      await add({ kind: 'password-changed' });
+      await add({ kind: 'password-reset' });
+      await deps.users.delete(user.id);
+      expect(await deliver()).toEqual([
+        { status: 'dropped', reason: 'no-account' },
+        { status: 'dropped', reason: 'malformed' },
+        { status: 'dropped', reason: 'malformed' },
+      ]);
+      expect(deps.mailer.sent).toEqual([]);
+    });
+  });
+
+  describe('when the mail server does not accept it', () => {
+    it('is tried again 5 s later, then with backoff, with the same token and id, and sent once the server is back', async () => {
+      const { deps, add, deliver } = await aliceWithMail();
+      const token = newLinkToken();
+      const message = await add({ kind: 'password-reset', token });
+      const refused = new Error('connect ECONNREFUSED 127.0.0.1:25');
+      deps.mailer.refusing = refused;
+      const start = deps.clock.now();
+      expect(await deliver()).toEqual([{ status: 'retried', nextAttemptAt: start + 5_000, error: refused }]);
+      deps.clock.advance(4_999);
+      expect(await deliver()).toEqual([]);
+      deps.clock.advance(1);
+      expect(await deliver()).toEqual([{ status: 'retried', nextAttemptAt: start + 15_000, error: refused }]);
+      deps.clock.set(start + 15_000);
+      deps.mailer.refusing = null;
+      expect(await deliver()).toEqual([{ status: 'sent' }]);
+      expect(deps.mailer.sent).toMatchObject([{ messageId: message.id, token }]);
+      expect(await deps.users.findByPasswordReset(await hashLinkToken(token), deps.clock.now())).not.toBeNull();
+    });
+
+    it('is dropped, expired, once its next try would fall 24 hours after the request, and so is one that waited that long', async () => {
+      const { deps, add, deliver } = await aliceWithMail();
+      await add({ kind: 'password-changed', userId: (await deps.users.findByEmail(ALICE.email))?.id });
+      const refused = new Error('550 mailbox unavailable');
+      deps.mailer.refusing = refused;
+      const start = deps.clock.now();
+      deps.clock.set(start + DELIVERY_WINDOW_MS - 1_000);
+      expect(await deliver()).toEqual([{ status: 'expired', error: refused }]);
+      expect(await deps.outbox.claim('anyone', Infinity, Infinity, 10)).toEqual([]);
+
+      await add({ kind: 'password-changed' });
+      deps.clock.advance(DELIVERY_WINDOW_MS);
+      expect(await deliver()).toEqual([{ status: 'expired' }]);
+      expect(await deps.outbox.claim('anyone', Infinity, Infinity, 10)).toEqual([]);
+    });
+  });
+
+  it('leaves a message it could not settle (the store failed) to be claimed again once its lease ends', async () => {
+    const { deps, add } = await aliceWithMail();
+    await add({ kind: 'password-reset', token: newLinkToken() });
+    const failure = new Error('store down');
+    const users = { ...deps.users, findByEmail: async () => Promise.reject(failure) };
+    await expect(deliverDueMessages({ ...deps, users })).rejects.toBe(failure);
+    expect(await deps.outbox.claim('other', deps.clock.now() + 24_999, Infinity, 10)).toEqual([]);
+    expect(await deps.outbox.claim('other', deps.clock.now() + 25_000, Infinity, 10)).toHaveLength(1);
+  });
+
+  it('names no token in what it answers', async () => {
+    const { deps, user, add, deliver } = await aliceWithMail();
+    const tokens = [newLinkToken(), newLinkToken()];
+    await add({ kind: 'password-reset', token: tokens[0] });
+    await add({ kind: 'email-verification', userId: user.id, token: tokens[1] });
+    deps.mailer.refusing = new Error('down');
+    const outcomes = JSON.stringify([...(await deliver()), ...(await deliverDueMessages({ ...deps, mailer: { send: async () => undefined } }))]);
+    for (const token of tokens) expect(outcomes).not.toContain(token ?? '');
+  });
+
+  it('is not offered without an outbox and a mail sender', async () => {
+    const { deps, add } = await aliceWithMail();
+    const message = await add({ kind: 'password-changed' });
+    for (const partial of [{ ...deps, outbox: undefined }, { ...deps, mailer: undefined }]) {
+      const error = await deliverMessage(partial, { message, holder: 'h' }).catch((e: unknown) => e);
+      expect(isDomainError(error, 'NotOffered')).toBe(true);
+    }
+  });
+});

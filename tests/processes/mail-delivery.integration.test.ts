@@ -1,0 +1,150 @@
+// Nothing lost, nothing doubled: real inkwell processes on one MongoDB database (the real driver),
+// sending through a real SMTP server in this process, which the tests take down, bring back, and
+// hold a mail at. A message accepted before an answer is delivered across a mail server that is
+// down, a process killed before delivery, and a process killed while holding it; and many
+// messages from several processes each arrive once.
+import { mongoTest, withTestMongo, type TestMongo } from '@inkwell/adapters-mongo/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, TEST_JWT_SECRET } from '../support/fixtures.js';
+import type { ReceivedMail } from '@inkwell/app/testing';
+import { APP_URL, kindOf, MAIL_FROM, mailForProcesses, tokenOf, type MailForProcesses } from '../support/mail.js';
+import { call } from '../support/one-service.js';
+import { startInkwell, type ChildServer } from '../support/start-inkwell.js';
+
+/** A Message-ID inkwell writes: the message's id at the host of APP_URL. */
+const MESSAGE_ID = /^<[0-9a-f]{24}@app\.inkwell\.test>$/;
+
+describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoDB', () => {
+  let mongo: TestMongo;
+  let mail: MailForProcesses;
+  const running: ChildServer[] = [];
+  beforeAll(async () => {
+    mongo = await withTestMongo();
+    mail = await mailForProcesses();
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((server) => server.close()));
+    await mail.server.start().catch(() => undefined);
+  });
+  afterAll(async () => {
+    await mail?.close();
+    await mongo?.cleanup();
+  });
+
+  /** An inkwell process in production mode on the test database, mailing through the test server. */
+  async function startProcess(env: Record<string, string> = {}): Promise<ChildServer> {
+    const server = await startInkwell({
+      in: 'child',
+      store: mongo,
+      env: { NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...mail.env, ...env },
+    });
+    running.push(server);
+    return server;
+  }
+  const signUp = (url: string, email: string) => call(url, 'POST', '/auth/signup', { email, name: 'Mo', password: PASSWORD });
+  const askForReset = (url: string, email: string) => call(url, 'POST', '/auth/password-reset', { email });
+  const waiting = () => mongo.db.collection('outbox').countDocuments();
+  /** An account, its verification mail delivered (or, with the server down, waiting). */
+  async function account(url: string, email: string): Promise<void> {
+    const received = mail.server.received.length;
+    expect((await signUp(url, email)).status).toBe(201);
+    if (mail.server.listening()) await mail.server.waitFor(received + 1);
+  }
+
+  it('answers 202 at once while the mail server is down, and delivers once it is back: a reset that works', async () => {
+    const inkwell = await startProcess();
+    await account(inkwell.url, 'down@example.com');
+    await mail.server.stop();
+    const received = mail.server.received.length;
+    expect(await askForReset(inkwell.url, 'down@example.com')).toMatchObject({ status: 202, body: {} });
+    // Tried, refused, and kept: the outbox holds it, its token sealed.
+    await inkwell.child.waitForLine(/mail: not accepted by the mail server/);
+    const stored = await mongo.db.collection('outbox').find({}).toArray();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ kind: 'password-reset', to: 'down@example.com', attempts: 1, holder: null });
+
+    await mail.server.start();
+    const reset = (await mail.server.waitFor(received + 1, 15_000))[received] as ReceivedMail;
+    expect(reset.envelope).toEqual({ from: 'no-reply@inkwell.test', to: ['down@example.com'] });
+    expect(reset.from).toBe(MAIL_FROM);
+    expect(reset.subject).toBe('Reset your password on app.inkwell.test');
+    expect(reset.messageId).toMatch(MESSAGE_ID);
+    expect(reset.secure).toBe(true);
+    expect(reset.link).toMatch(new RegExp(`^${APP_URL}/reset-password\\?token=[A-Za-z0-9_-]{43}$`));
+    // The token the mail carries was never in the outbox in clear, and it works.
+    expect(JSON.stringify(stored)).not.toContain(tokenOf(reset));
+    const confirmed = await call(inkwell.url, 'POST', '/auth/password-reset/confirm', { token: tokenOf(reset), newPassword: 'a new password' });
+    expect(confirmed.status).toBe(200);
+    await expect.poll(waiting).toBe(0);
+  }, 60_000);
+
+  it('delivers after a restart a message whose process was killed after the answer, before delivery', async () => {
+    const before = await startProcess();
+    await account(before.url, 'crash@example.com');
+    await mail.server.stop();
+    expect((await askForReset(before.url, 'crash@example.com')).status).toBe(202);
+    await before.child.waitForLine(/mail: not accepted by the mail server/);
+    await before.close(); // SIGKILL: nothing of the process survives but what it stored
+    expect(await waiting()).toBe(1);
+
+    await mail.server.start();
+    const received = mail.server.received.length;
+    await startProcess();
+    const mails = await mail.server.waitFor(received + 1, 20_000);
+    expect(mails.slice(received).map((m) => [m.envelope.to, kindOf(m)])).toEqual([[['crash@example.com'], 'password-reset']]);
+    await expect.poll(waiting).toBe(0);
+  }, 60_000);
+
+  it('lets another process take over a message whose process died holding it, within 30 s, with the same Message-ID', async () => {
+    const holding = await startProcess();
+    await account(holding.url, 'held@example.com');
+    const held = mail.server.holdNext();
+    const received = mail.server.received.length;
+    // Answered while the mail server holds this very mail unanswered: no answer waits for mail.
+    expect((await askForReset(holding.url, 'held@example.com')).status).toBe(202);
+    // The mail server has the mail and has not answered: the process holds the message.
+    const first = await held.arrived;
+    const other = await startProcess();
+    await holding.close();
+    const killedAt = Date.now();
+    // The server keeps what it had: the one window in which a mail may arrive twice.
+    held.release('accept');
+    const mails = await mail.server.waitFor(received + 2, 35_000);
+    const tookOverIn = Date.now() - killedAt;
+    const [kept, second] = mails.slice(received);
+    expect(tookOverIn).toBeLessThan(30_000);
+    expect(kindOf(first)).toBe('password-reset');
+    expect(kept?.messageId).toBe(first.messageId);
+    expect(second?.messageId).toBe(first.messageId);
+    expect(second?.link).toBe(first.link);
+    expect(second?.envelope.to).toEqual(['held@example.com']);
+    await expect.poll(waiting).toBe(0);
+    // The process that took it over says so (its lines reach stdout in batches).
+    await other.child.waitForLine(/"msg":"mail: sent"/, 5_000);
+  }, 60_000);
+
+  it('stops claiming when its drain starts, finishes the send in flight, exits 0, and leaves the mail asked for meanwhile to the others', async () => {
+    const stopping = await startProcess({ SHUTDOWN_DRAIN_SECONDS: '2' });
+    await account(stopping.url, 'drain@example.com');
+    await account(stopping.url, 'later@example.com');
+    const held = mail.server.holdNext();
+    const received = mail.server.received.length;
+    expect((await askForReset(stopping.url, 'drain@example.com')).status).toBe(202);
+    await held.arrived;
+
+    stopping.child.process.kill('SIGTERM');
+    await stopping.child.waitForLine(/shutting down: draining/);
+    // Still serving while it drains, and the mail asked for now is stored, but not claimed here.
+    expect((await askForReset(stopping.url, 'later@example.com')).status).toBe(202);
+    held.release('accept');
+    expect(await stopping.child.exited).toBe(0);
+    expect(stopping.child.lines.findIndex((line) => line.includes('"msg":"mail: sent"'))).toBeLessThan(stopping.child.lines.findIndex((line) => line.includes('"msg":"stopped"')));
+    const left = await mongo.db.collection('outbox').find({}).toArray();
+    expect(left.map((message) => [message.to, message.attempts, message.holder])).toEqual([['later@example.com', 0, null]]);
+
+    await startProcess();
+    const mails = await mail.server.waitFor(received + 2, 20_000);
+    expect(mails.slice(received).map((m) => `${m.envelope.to.join()} ${kindOf(m)}`)).toEqual(['drain@example.com password-reset', 'later@example.com password-reset']);
+    await expect.poll(waiting).toBe(0);
+  }, 60_000);
+});

@@ -1,0 +1,64 @@
+// Mail at start-up, in a real process: off in production without MAIL_URL (one line says so),
+// log: refused in production, MAIL_FROM and APP_URL required with SMTP, log: by default elsewhere.
+import { describe, expect, it } from 'vitest';
+import { TEST_JWT_SECRET } from '../support/fixtures.js';
+import { jsonRecords, startInkwell } from '../support/start-inkwell.js';
+
+const PRODUCTION = { NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET };
+const SMTP = { MAIL_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'no-reply@example.com', APP_URL: 'https://app.example.com' };
+
+/** A process that must refuse to start: its exit code and every line it printed. */
+async function refusal(env: Record<string, string>) {
+  const inkwell = await startInkwell({ in: 'child', ready: 'spawned', store: 'memory', env });
+  return { code: await inkwell.exited, lines: inkwell.lines };
+}
+
+describe('mail at start-up', () => {
+  it('is off in production without MAIL_URL: one start-up line says so, and the server serves without the mail endpoints', async () => {
+    const inkwell = await startInkwell({ in: 'child', ready: 'spawned', store: 'memory', env: PRODUCTION });
+    try {
+      const url = await inkwell.listening(20_000);
+      const reset = await fetch(`${url}/auth/password-reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"a@example.com"}' });
+      expect([reset.status, await reset.json()]).toEqual([404, { error: 'Not found' }]);
+      const mailLines = jsonRecords(inkwell.lines).filter((record) => String(record.msg).startsWith('mail'));
+      expect(mailLines.map((record) => [record.level, record.msg])).toEqual([
+        [40, 'mail: off (MAIL_URL is unset and NODE_ENV=production). Password reset and e-mail verification are not served; set MAIL_URL to an smtp:// or smtps:// server to turn them on.'],
+      ]);
+    } finally {
+      await inkwell.kill();
+    }
+  }, 30_000);
+
+  it('refuses MAIL_URL=log: in production: exit 1, one line', async () => {
+    expect(await refusal({ ...PRODUCTION, MAIL_URL: 'log:' })).toEqual({
+      code: 1,
+      lines: ['inkwell: refusing to start: MAIL_URL=log: writes every mail, its link included, to the log: it is refused when NODE_ENV=production'],
+    });
+  }, 20_000);
+
+  it.each([
+    ['MAIL_FROM', 'MAIL_FROM must be set when MAIL_URL is an SMTP server: it is the sender of every mail'],
+    ['APP_URL', 'APP_URL must be set when MAIL_URL is an SMTP server: the links in mail point to it'],
+  ])('refuses SMTP without %s: exit 1, one line', async (missing, message) => {
+    const env = Object.fromEntries(Object.entries({ ...PRODUCTION, ...SMTP }).filter(([name]) => name !== missing));
+    expect(await refusal(env)).toEqual({ code: 1, lines: [`inkwell: refusing to start: ${message}`] });
+  }, 20_000);
+
+  it('refuses a MAIL_URL it cannot use without printing it, password and all', async () => {
+    const { code, lines } = await refusal({ ...SMTP, MAIL_URL: 'smtp://mailer:hunter2@mail.example.com/relay' });
+    expect(code).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^inkwell: refusing to start: MAIL_URL must be smtp:\/\//);
+    expect(lines[0]).not.toContain('hunter2');
+  }, 20_000);
+
+  it('writes mail to the log by default outside production, and says so at start', async () => {
+    const inkwell = await startInkwell({ in: 'child', ready: 'spawned', store: 'memory', env: {} });
+    try {
+      await inkwell.listening(20_000);
+      expect(inkwell.lines.filter((line) => line.includes('"msg":"mail: log: (MAIL_URL)'))).toHaveLength(1);
+    } finally {
+      await inkwell.kill();
+    }
+  }, 30_000);
+});
