@@ -28,7 +28,7 @@ import {
   type ServerKey,
   type ServerRound,
 } from './lib/results.js';
-import { captureDataset, expectSameAnswer, expectSameRuling, ruleChecksOf, writeDataset, type Endpoint, type SignedUp } from './lib/same-work.js';
+import { captureDataset, checkSameAnswers, expectSameAnswer, writeDataset, type Endpoint, type SignedUp } from './lib/same-work.js';
 import { repositoryPageCost } from './lib/scale.js';
 import { median } from './lib/stats.js';
 import { runWrk, warmUp, wrkVersion, type WrkResult } from './lib/wrk.js';
@@ -238,24 +238,14 @@ function checkClean(result: WrkResult, what: string): void {
 /** Every server of the table that runs, by key. */
 type Servers = Partial<Record<ServerKey, ServerProcess>>;
 
-/**
- * Before any load: every compared server answers each endpoint it serves with the bytes inkwell
- * answers it (the benchmarked request), and decides each of the endpoint's rule checks as inkwell
- * does. The first difference stops the run, saying what differs. Resolves with each endpoint's
- * answer size.
- */
-async function checkSameAnswers(endpoints: readonly TableEndpoint[], servers: Servers): Promise<Map<string, number>> {
-  const inkwell = servers.inkwell as ServerProcess;
-  const sizes = new Map<string, number>();
-  for (const endpoint of endpoints) {
-    if (!endpoint.compared) continue;
-    for (const key of SERVERS) {
-      const server = servers[key];
-      if (!server || key === 'inkwell') continue;
-      sizes.set(endpoint.name, await expectSameAnswer(inkwell.url, server.url, server.name, endpoint.call));
-      for (const check of ruleChecksOf(endpoint)) await expectSameRuling(inkwell.url, server.url, server.name, check);
-    }
-  }
+/** Before any load: every compared server answers as inkwell does (`checkSameAnswers`); resolves with each endpoint's answer size. */
+async function checkBeforeLoad(endpoints: readonly TableEndpoint[], servers: Servers): Promise<Map<string, number>> {
+  const others = SERVERS.filter((key) => key !== 'inkwell').flatMap((key) => servers[key] ?? []);
+  const sizes = await checkSameAnswers(
+    (servers.inkwell as ServerProcess).url,
+    others,
+    endpoints.filter((endpoint) => endpoint.compared),
+  );
   log(`same answers: every compared server answers ${[...sizes.keys()].join(', ')} with inkwell's bytes, and decides the rule checks as inkwell does`);
   return sizes;
 }
@@ -461,7 +451,7 @@ async function measureServed(): Promise<Served> {
     writeDataset(datasetPath, await captureDataset(inkwell.url, seeded.signedUp));
     for (const key of Object.keys(COMPARED) as Compared[]) servers[key] = await startCompared(key, datasetPath);
     for (const server of Object.values(servers)) pin(server.pid, SERVER_CPUS);
-    const sizes = await checkSameAnswers(all, servers);
+    const sizes = await checkBeforeLoad(all, servers);
     const answerBytes = async (endpoint: TableEndpoint) => sizes.get(endpoint.name) ?? Buffer.byteLength((await send(inkwell.url, endpoint.call)).text);
     const getPost = all[0] as TableEndpoint;
 

@@ -169,3 +169,22 @@ export async function expectSameRuling(inkwellUrl: string, otherUrl: string, oth
   const [left, right] = [statusAndBody(a), statusAndBody(b)];
   if (left !== right) throw new Error(`${check.call.method} ${check.call.path} (${check.what}): ${otherName} does not rule as inkwell does: inkwell ${JSON.stringify(left)} / ${otherName} ${JSON.stringify(right)}`);
 }
+
+/**
+ * Every server of `others` answers each of `endpoints` with the bytes inkwell answers it (the
+ * benchmarked request), and decides each of the endpoint's rule checks as inkwell does. Rejects
+ * with the first difference, saying what differs; resolves with each endpoint's answer size.
+ */
+export async function checkSameAnswers(
+  inkwellUrl: string,
+  others: ReadonlyArray<{ readonly name: string; readonly url: string }>,
+  endpoints: readonly Endpoint[],
+): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  for (const endpoint of endpoints)
+    for (const other of others) {
+      sizes.set(endpoint.name, await expectSameAnswer(inkwellUrl, other.url, other.name, endpoint.call));
+      for (const check of ruleChecksOf(endpoint)) await expectSameRuling(inkwellUrl, other.url, other.name, check);
+    }
+  return sizes;
+}
