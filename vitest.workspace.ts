@@ -1,3 +1,22 @@
 // The test projects: one per package, and the acceptance suites in tests/. vitest.config.ts
 // runs them as its `test.projects`; each project's own vitest.config.ts names it and sets it up.
-export default ['packages/domain', 'packages/adapters-http', 'packages/adapters-mongo', 'packages/app', 'tests'];
+// The suites that serve over sockets run a second time with the serving layer's fast path off
+// (FAST_PATH=off, which every server they start takes), so both ways are checked on every run.
+export default [
+  'packages/domain',
+  'packages/adapters-http',
+  'packages/adapters-mongo',
+  'packages/app',
+  'tests',
+  {
+    root: './tests',
+    resolve: { conditions: ['source'] },
+    ssr: { resolve: { conditions: ['source'] } },
+    test: {
+      name: 'tests, fast path off',
+      include: ['http-api/**/*.test.ts', 'hardening/**/*.test.ts'],
+      exclude: ['**/node_modules/**'],
+      env: { FAST_PATH: 'off' },
+    },
+  },
+];

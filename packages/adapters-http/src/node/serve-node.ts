@@ -125,13 +125,9 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
   let listener: Listener;
   try {
     const listenerOptions = { hostname: options.host, overrideGlobalObjects: false, errorHandler: requestErrorResponse(SECURITY_HEADERS, RequestError) };
-    if (fast) {
-      checkFastPath(getRequestListener);
-      const direct = directAnswers(RESPONSE_ALREADY_SENT);
-      listener = getRequestListener((request, env) => directlyAnswered(app, request, env, direct), listenerOptions);
-    } else {
-      listener = getRequestListener((request, env) => app.fetch(request, env), listenerOptions);
-    }
+    if (fast) checkFastPath(getRequestListener);
+    const direct = fast ? directAnswers(RESPONSE_ALREADY_SENT) : undefined;
+    listener = getRequestListener((request, env) => directlyAnswered(app, request, env, direct), listenerOptions);
   } catch (error) {
     release();
     throw error;
@@ -289,17 +285,17 @@ function requestGate(connections: ClosingConnections, draining: { readonly now: 
 }
 
 /**
- * `app.fetch`, with every answer the direct writer can write written to Node's response at once;
- * @hono/node-server is then told it was sent (its documented `RESPONSE_ALREADY_SENT`) and writes
- * every other answer itself. An answer ready before the request's body has all arrived waits
+ * `app.fetch`, with every answer the direct writer can write (on the fast path) written to Node's
+ * response at once; @hono/node-server is then told it was sent (its documented
+ * `RESPONSE_ALREADY_SENT`) and writes every other answer itself. An answer ready before the request's body has all arrived waits
  * until the parser has run through what the socket has already received: a body sent with its
  * request (a `DELETE` with `{}`) is then complete, and the answer keeps the connection alive as
  * for any request read in full; otherwise it is an early answer, and closes it.
  */
-function directlyAnswered(app: FetchApp, request: Request, env: HttpBindings | Http2Bindings, direct: DirectAnswers): Response | Promise<Response> {
+function directlyAnswered(app: FetchApp, request: Request, env: HttpBindings | Http2Bindings, direct: DirectAnswers | undefined): Response | Promise<Response> {
   // A `node:http` server: its responses are `ServerResponse`s.
   const outgoing = env.outgoing as HttpBindings['outgoing'];
-  const answered = (response: Response) => (direct.write(response, outgoing) ? direct.sent : response);
+  const answered = (response: Response) => (direct !== undefined && direct.write(response, outgoing) ? direct.sent : response);
   const settled = (response: Response) => (bodyArriving(outgoing.req) ? afterThisRead().then(() => answered(response)) : answered(response));
   const answer = app.fetch(request, env);
   return answer instanceof Promise ? answer.then(settled) : settled(answer);
