@@ -10,6 +10,7 @@ import { directAnswers, type DirectAnswers } from './direct-answers.js';
 import { fastGlobalsHeld, holdFastGlobals } from './fast-globals.js';
 import { LightHeaders } from './light-headers.js';
 import { ClosingConnections, DEFAULT_LINGER, hasBody, lingeringResponses, type LingerBounds } from './lingering-close.js';
+import { withNodeFacts } from './node-bindings.js';
 import { continueWhenRead, dropRequestBody, requestsWithBodyBuffer } from './request-body.js';
 
 /**
@@ -297,7 +298,7 @@ function directlyAnswered(app: FetchApp, request: Request, env: HttpBindings | H
   const outgoing = env.outgoing as HttpBindings['outgoing'];
   const answered = (response: Response) => (direct !== undefined && direct.write(response, outgoing) ? direct.sent : response);
   const settled = (response: Response) => (bodyArriving(outgoing.req) ? afterThisRead().then(() => answered(response)) : answered(response));
-  const answer = app.fetch(request, env);
+  const answer = app.fetch(request, withNodeFacts(env as HttpBindings));
   return answer instanceof Promise ? answer.then(settled) : settled(answer);
 }
 
