@@ -121,11 +121,12 @@ type Kind = 'key' | 'value' | 'key+value';
  * own class.
  */
 export class LightHeaders {
-  /** Lower-case names in the order they were added; a name added several times (`append`) has several slots. */
-  #names: string[] = [];
+  /**
+   * The names in the order they were added, as remembered (lower-case form and spelling, which
+   * Node's class keeps too and shows); a name added several times (`append`) has several slots.
+   */
+  #names: KnownName[] = [];
   #values: string[] = [];
-  /** Each slot's name as it was spelled, which Node's class keeps too (and shows). */
-  #spellings: string[] = [];
   /**
    * Which names with a presence bit are here: most lookups are of a name that is absent (a
    * middleware asking before it sets), and the mask answers those without a scan.
@@ -143,7 +144,6 @@ export class LightHeaders {
     if (typeof init === 'object' && init !== null && #native in init && init.#native === undefined) {
       this.#names = init.#names.slice();
       this.#values = init.#values.slice();
-      this.#spellings = init.#spellings.slice();
       this.#mask = init.#mask;
       this.#repeated = init.#repeated;
       return;
@@ -184,7 +184,7 @@ export class LightHeaders {
   static nativeCopy(headers: LightHeaders): Headers {
     if (headers.#native !== undefined) return headers.#native;
     const native = new NativeHeaders();
-    for (let i = 0; i < headers.#names.length; i++) native.append(headers.#spellings[i] as string, headers.#values[i] as string);
+    for (let i = 0; i < headers.#names.length; i++) native.append((headers.#names[i] as KnownName).spelling, headers.#values[i] as string);
     return native;
   }
 
@@ -193,7 +193,7 @@ export class LightHeaders {
     if (this.#native !== undefined) return this.#native;
     const native = new NativeHeaders();
     const names = this.#names;
-    for (let i = 0; i < names.length; i++) native.append(this.#spellings[i] as string, this.#values[i] as string);
+    for (let i = 0; i < names.length; i++) native.append((names[i] as KnownName).spelling, this.#values[i] as string);
     this.#native = native;
     this.#clear();
     return native;
@@ -202,7 +202,6 @@ export class LightHeaders {
   #clear(): void {
     this.#names = [];
     this.#values = [];
-    this.#spellings = [];
     this.#mask = 0;
     this.#repeated = false;
     this.#sorted = undefined;
@@ -213,7 +212,7 @@ export class LightHeaders {
       const known = lightName(name);
       const text = known === undefined ? undefined : lightValue(known, value);
       if (known !== undefined && text !== undefined) {
-        if (!this.#repeated && !this.#absent(known) && this.#names.includes(known.lower)) this.#repeated = true;
+        if (!this.#repeated && !this.#absent(known) && this.#slotOf(known.lower, 0) !== -1) this.#repeated = true;
         this.#appendLight(known, text);
         return;
       }
@@ -242,7 +241,7 @@ export class LightHeaders {
         const names = this.#names;
         let value: string | null = null;
         for (let i = 0; i < names.length; i++)
-          if (names[i] === lower) value = value === null ? (this.#values[i] as string) : `${value}, ${this.#values[i] as string}`;
+          if ((names[i] as KnownName).lower === lower) value = value === null ? (this.#values[i] as string) : `${value}, ${this.#values[i] as string}`;
         return value;
       }
     }
@@ -254,7 +253,7 @@ export class LightHeaders {
       const known = lightName(name);
       if (known !== undefined) {
         if (known.bit !== -1) return (this.#mask & (1 << known.bit)) !== 0;
-        return this.#names.includes(known.lower);
+        return this.#slotOf(known.lower, 0) !== -1;
       }
     }
     return Reflect.apply(nativeMethods.has, this.#materialize(), arguments) as boolean;
@@ -278,7 +277,7 @@ export class LightHeaders {
     if (this.#native !== undefined) return this.#native.getSetCookie();
     const cookies: string[] = [];
     const names = this.#names;
-    for (let i = 0; i < names.length; i++) if (names[i] === 'set-cookie') cookies.push(this.#values[i] as string);
+    for (let i = 0; i < names.length; i++) if ((names[i] as KnownName).lower === 'set-cookie') cookies.push(this.#values[i] as string);
     return cookies;
   }
 
@@ -316,9 +315,9 @@ export class LightHeaders {
     // Array.prototype.sort with a comparator.
     const order: number[] = [];
     for (let i = 0; i < names.length; i++) {
-      const name = names[i] as string;
+      const name = (names[i] as KnownName).lower;
       let at = order.length;
-      while (at > 0 && (names[order[at - 1] as number] as string) > name) {
+      while (at > 0 && (names[order[at - 1] as number] as KnownName).lower > name) {
         order[at] = order[at - 1] as number;
         at--;
       }
@@ -326,7 +325,7 @@ export class LightHeaders {
     }
     const entries: [string, string][] = [];
     for (const i of order) {
-      const name = names[i] as string;
+      const name = (names[i] as KnownName).lower;
       const last = entries[entries.length - 1];
       if (last !== undefined && last[0] === name && name !== 'set-cookie') last[1] += `, ${values[i] as string}`;
       else entries.push([name, values[i] as string]);
@@ -340,9 +339,8 @@ export class LightHeaders {
   }
 
   #appendLight(known: KnownName, text: string): void {
-    this.#names.push(known.lower);
+    this.#names.push(known);
     this.#values.push(text);
-    this.#spellings.push(known.spelling);
     if (known.bit !== -1) this.#mask |= 1 << known.bit;
     this.#sorted = undefined;
   }
@@ -353,9 +351,9 @@ export class LightHeaders {
     const lower = known.lower;
     const names = this.#names;
     for (let i = 0; i < names.length; i++) {
-      if (names[i] === lower) {
+      if ((names[i] as KnownName).lower === lower) {
+        names[i] = known;
         this.#values[i] = text;
-        this.#spellings[i] = known.spelling;
         this.#remove(lower, i + 1);
         return;
       }
@@ -367,12 +365,18 @@ export class LightHeaders {
   #remove(lower: string, from: number): void {
     const names = this.#names;
     for (let i = names.length - 1; i >= from; i--) {
-      if (names[i] === lower) {
+      if ((names[i] as KnownName).lower === lower) {
         names.splice(i, 1);
         this.#values.splice(i, 1);
-        this.#spellings.splice(i, 1);
       }
     }
+  }
+
+  /** The first slot of `lower` from slot `from` on, or -1. */
+  #slotOf(lower: string, from: number): number {
+    const names = this.#names;
+    for (let i = from; i < names.length; i++) if ((names[i] as KnownName).lower === lower) return i;
+    return -1;
   }
 
   /**
@@ -387,14 +391,14 @@ export class LightHeaders {
     const values = headers.#values;
     const list: string[] = [];
     if (!headers.#repeated) {
-      for (let i = 0; i < names.length; i++) list.push(names[i] as string, values[i] as string);
+      for (let i = 0; i < names.length; i++) list.push((names[i] as KnownName).lower, values[i] as string);
       return list;
     }
     for (let i = 0; i < names.length; i++) {
-      const name = names[i] as string;
-      if (name !== 'set-cookie' && names.indexOf(name) < i) continue;
+      const name = (names[i] as KnownName).lower;
+      if (name !== 'set-cookie' && headers.#slotOf(name, 0) < i) continue;
       let value = values[i] as string;
-      if (name !== 'set-cookie') for (let j = i + 1; j < names.length; j++) if (names[j] === name) value += `, ${values[j] as string}`;
+      if (name !== 'set-cookie') for (let j = i + 1; j < names.length; j++) if ((names[j] as KnownName).lower === name) value += `, ${values[j] as string}`;
       list.push(name, value);
     }
     return list;
