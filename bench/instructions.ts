@@ -1,10 +1,10 @@
 // Instructions per request on the server's main thread, counted by valgrind's callgrind: unlike
 // req/s on a shared 2-core machine, a count does not move with whatever else runs, so it shows
-// differences of a few per cent. For each endpoint it counts, in turn, the node:http baseline
-// (the same bytes, the same token check), the baseline's work behind a bare Hono route, inkwell
-// with LOG_LEVEL=warn (no access line), inkwell as benchmarked (LOG_LEVEL=info), inkwell as
-// benchmarked with POSTS_ACCESS=owner, and with --before, the same inkwell built from another
-// checkout. Each server runs under callgrind with instrumentation off, takes a warm-up so V8 has
+// differences of a few per cent. For each endpoint it counts, in turn, the servers `pnpm bench`
+// compares inkwell with (bench/servers/: the node:http baseline, bare Hono doing the baseline's
+// work, Fastify and Express), inkwell with LOG_LEVEL=warn (no access line), inkwell as benchmarked
+// (LOG_LEVEL=info), inkwell as benchmarked with POSTS_ACCESS=owner, and with --before, the same
+// inkwell built from another checkout. Each server runs under callgrind with instrumentation off, takes a warm-up so V8 has
 // optimised the request path, then the counted requests; the count comes from a dump of that
 // window alone. The warm-up matters: under valgrind V8's background compiles finish late, and after
 // 10 000 requests one run still counted inkwell 35k instructions higher (a hot function not yet
@@ -22,11 +22,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BaselineFixture } from './baseline-server.js';
 import { callgrindControl, costByFunction, hasValgrind, readDump, startCounted } from './lib/callgrind.js';
-import { captureFixture, writeBaselineFixtures, type Endpoint } from './lib/fixtures.js';
+import { captureDataset, writeDataset, type Endpoint, type SignedUp } from './lib/same-work.js';
 import { sendExpecting, sendMany, type Call } from './lib/http-client.js';
-import { baselineArgs, freePort, inkwellArgs, inkwellEnv, repositoryRoot, startArgs, startServer } from './lib/processes.js';
+import { COMPARED, comparedArgs, freePort, inkwellArgs, inkwellEnv, repositoryRoot, startArgs, startServer, type Compared } from './lib/processes.js';
 
 const { values } = parseArgs({
   options: {
@@ -54,8 +53,8 @@ if (!hasValgrind()) process.exit(1);
  * Every server starts from the same state, which inkwell makes itself before the counted window:
  * one author (whose token the authenticated requests carry) and one post of theirs. Ids differ
  * from process to process (a memory store draws a random prefix for them) but never in length,
- * so every counted inkwell does the same work, and the baseline, which answers the fixtures
- * captured from an uncounted inkwell, is sent that inkwell's ids.
+ * so every counted inkwell does the same work, and the compared servers, which start from what an
+ * uncounted inkwell held, are sent that inkwell's ids.
  */
 interface State {
   readonly token: string;
@@ -65,15 +64,14 @@ interface State {
 const signup = { email: 'author@example.com', name: 'Author', password: 'counted password' };
 const postBody = (authorId: string) => JSON.stringify({ title: 'Counted', body: 'x'.repeat(420), authorId, published: true });
 
-/** The counted endpoints, each with the request (given the state made) and the baseline's work. */
+/** The counted endpoints, each with the request (given the state made). */
 const ENDPOINTS: Record<string, (state: State) => Endpoint> = {
-  post: ({ postId }) => ({ name: 'GET /posts/:id', call: { method: 'GET', path: `/posts/${postId}` }, work: 'stringify', wrk: { script: 'get', args: [] } }),
-  list: () => ({ name: 'GET /posts?page=1&perPage=20', call: { method: 'GET', path: '/posts?page=1&perPage=20' }, work: 'stringify', wrk: { script: 'get', args: [] } }),
-  me: ({ token }) => ({ name: 'GET /me', call: { method: 'GET', path: '/me', headers: { Authorization: `Bearer ${token}` } }, work: 'verify-token', wrk: { script: 'get', args: [token] } }),
+  post: ({ postId }) => ({ name: 'GET /posts/:id', call: { method: 'GET', path: `/posts/${postId}` }, wrk: { script: 'get', args: [] } }),
+  list: () => ({ name: 'GET /posts?page=1&perPage=20', call: { method: 'GET', path: '/posts?page=1&perPage=20' }, wrk: { script: 'get', args: [] } }),
+  me: ({ token }) => ({ name: 'GET /me', call: { method: 'GET', path: '/me', headers: { Authorization: `Bearer ${token}` } }, wrk: { script: 'get', args: [token] } }),
   create: ({ token, authorId }) => ({
     name: 'POST /posts',
     call: { method: 'POST', path: '/posts', headers: { Authorization: `Bearer ${token}` }, body: postBody(authorId) },
-    work: 'verify-token-and-parse-body',
     wrk: { script: 'post-json', args: [postBody(authorId), token] },
   }),
 };
@@ -96,11 +94,12 @@ const inkwell = (logLevel: string, postsAccess: 'open' | 'owner' = 'open', check
   isInkwell: true,
 });
 
-/** The author, their token and their post on `url`: every counted server's state. */
-async function prepare(url: string): Promise<State> {
-  const { token, user } = await sendExpecting<{ token: string; user: { id: string } }>(url, { method: 'POST', path: '/auth/signup', body: JSON.stringify(signup) }, 201);
+/** The author, their token and their post on `url`: every counted server's state, and the account as signup answered. */
+async function prepare(url: string): Promise<State & { readonly signedUp: SignedUp }> {
+  const signedUp = await sendExpecting<SignedUp>(url, { method: 'POST', path: '/auth/signup', body: JSON.stringify(signup) }, 201);
+  const { token, user } = signedUp;
   const created = await sendExpecting<{ post: { id: string } }>(url, { method: 'POST', path: '/posts', headers: { Authorization: `Bearer ${token}` }, body: postBody(user.id) }, 201);
-  return { token, authorId: user.id, postId: created.post.id };
+  return { token, authorId: user.id, postId: created.post.id, signedUp };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,17 +142,15 @@ async function count(variant: Variant, key: string, baselineState: State): Promi
 // The run
 
 mkdirSync(rawDir, { recursive: true });
-// The baseline's fixtures, from an uncounted inkwell in the same state: a POST answers a new post
-// each time, so its fixture is the answer to the first one after the state was made.
-const fixturesPath = `${rawDir}fixtures.json`;
+// The compared servers' data, from an uncounted inkwell in the same state.
+const datasetPath = `${rawDir}dataset.json`;
 let baselineState: State;
 {
   const source = await startServer({ ...inkwell('info'), readyPath: '/health' }, await freePort());
   try {
-    baselineState = await prepare(source.url);
-    const fixtures: BaselineFixture[] = [];
-    for (const key of endpointKeys) fixtures.push(await captureFixture(source.url, (ENDPOINTS[key] as (state: State) => Endpoint)(baselineState)));
-    writeBaselineFixtures(fixturesPath, fixtures);
+    const prepared = await prepare(source.url);
+    baselineState = prepared;
+    writeDataset(datasetPath, await captureDataset(source.url, [prepared.signedUp]));
   } finally {
     await source.stop();
   }
@@ -161,8 +158,7 @@ let baselineState: State;
 
 const beforeCheckout = values.before ? resolve(values.before) : undefined;
 const variants: Variant[] = [
-  { name: 'baseline (node:http)', args: baselineArgs(fixturesPath), env: {}, isInkwell: false },
-  { name: 'bare Hono', args: baselineArgs(fixturesPath, 'hono'), env: {}, isInkwell: false },
+  ...(Object.keys(COMPARED) as Compared[]).map((server) => ({ name: COMPARED[server].name, args: comparedArgs(server, datasetPath), env: {}, isInkwell: false })),
   inkwell('warn'),
   ...(beforeCheckout ? [inkwell('info', 'open', beforeCheckout)] : []),
   inkwell('info'),
@@ -172,10 +168,14 @@ const variants: Variant[] = [
 const counts: Count[] = [];
 for (const key of endpointKeys) for (const variant of variants) counts.push(await count(variant, key, baselineState));
 
-console.log('\n| Endpoint | Server | Instructions per request (main thread) | ÷ baseline |\n|---|---|---:|---:|');
+// Speeds as the targets read them: another server's count ÷ this one's (0.8: this one does 1.25 times the work).
+console.log('\n| Endpoint | Server | Instructions per request (main thread) | speed ÷ bare Hono | speed ÷ baseline |\n|---|---|---:|---:|---:|');
 for (const c of counts) {
-  const baseline = counts.find((other) => other.endpoint === c.endpoint && other.name.startsWith('baseline'));
-  console.log(`| ${c.endpoint} | ${c.name} | ${(c.mainThread / 1000).toFixed(1)}k | ${baseline ? `${(c.mainThread / baseline.mainThread).toFixed(2)}×` : '–'} |`);
+  const speedAgainst = (name: string) => {
+    const other = counts.find((o) => o.endpoint === c.endpoint && o.name === name);
+    return other ? `${(other.mainThread / c.mainThread).toFixed(2)}×` : '–';
+  };
+  console.log(`| ${c.endpoint} | ${c.name} | ${(c.mainThread / 1000).toFixed(1)}k | ${speedAgainst(COMPARED.hono.name)} | ${speedAgainst(COMPARED.baseline.name)} |`);
 }
 const narrowed = only !== undefined || beforeCheckout !== undefined || values.endpoints !== 'post,list,me,create';
 writeFileSync(

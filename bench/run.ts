@@ -1,6 +1,8 @@
-// `pnpm bench`: inkwell (built dist, memory store) against a bare node:http ceiling, a login
-// storm against bare bcryptjs in worker threads, memory, start-up time and the list at 100 000
-// posts. Writes bench/results/latest.{json,md} and ratios.svg. See docs/performance.md.
+// `pnpm bench`: inkwell (built dist, memory store) against the same endpoints doing the same work
+// in a bare node:http server (the limit), bare Hono (the target's floor), Fastify and Express, all
+// loaded in turn in each round of one run; a login storm against bare bcryptjs in worker threads,
+// memory, start-up time and the list at 100 000 posts. Writes bench/results/latest.{json,md} and
+// ratios.svg. See docs/performance.md.
 //
 // Options: --rounds N (3), --seconds S per round (5), --warmup S (3, as one-second runs), --connections C (50),
 // --no-pin (no taskset), --only reads,logins,posts,scale,startup (a subset, for development),
@@ -11,13 +13,22 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
-import type { BaselineFixture } from './baseline-server.js';
-import { captureFixture, compareResponses, writeBaselineFixtures, type Endpoint } from './lib/fixtures.js';
-import { sendExpecting, sendMany } from './lib/http-client.js';
+import { send, sendExpecting, sendMany } from './lib/http-client.js';
 import { bareCompareRate, probe } from './lib/login-storm.js';
-import { baselineArgs, freePort, inkwellArgs, inkwellEnv, repositoryRoot, startServer, type Memory, type ServerProcess } from './lib/processes.js';
+import { COMPARED, comparedArgs, freePort, inkwellArgs, inkwellEnv, repositoryRoot, startServer, type Compared, type Memory, type ServerProcess } from './lib/processes.js';
 import { markdownReport, ratiosSvg } from './lib/report.js';
-import type { AbEndpointResult, AbRound, BenchResults, LoginStormResult, ScaleResult } from './lib/results.js';
+import {
+  SERVERS,
+  type BenchResults,
+  type DiagnosticResult,
+  type EndpointResult,
+  type LoginStormResult,
+  type Ratio,
+  type ScaleResult,
+  type ServerKey,
+  type ServerRound,
+} from './lib/results.js';
+import { captureDataset, checkSameAnswers, expectSameAnswer, writeDataset, type Endpoint, type SignedUp } from './lib/same-work.js';
 import { repositoryPageCost } from './lib/scale.js';
 import { median } from './lib/stats.js';
 import { runWrk, warmUp, wrkVersion, type WrkResult } from './lib/wrk.js';
@@ -51,9 +62,6 @@ const STORM_SECONDS = 10;
 const PROBE_PER_SECOND = 100;
 const PASSWORD = 'bench password 0123';
 const LOG_LEVEL = 'info';
-/** The req/s each read must reach as a share of the baseline's, and `POST /posts`. */
-const READ_TARGET = 0.85;
-const WRITE_TARGET = 0.7;
 const resultsDir = `${repositoryRoot}bench/results/`;
 const rawDir = `${resultsDir}raw/`;
 
@@ -117,8 +125,9 @@ async function startInkwell(name = 'inkwell', logLevel = LOG_LEVEL): Promise<Ser
   return startServer(inkwellSpec(name, logLevel), await freePort());
 }
 
-async function startBaseline(fixturesPath: string, variant: 'node:http' | 'hono' = 'node:http'): Promise<ServerProcess> {
-  return startServer({ name: variant === 'hono' ? 'bare Hono' : 'baseline', args: baselineArgs(fixturesPath, variant), env: {}, readyPath: '/health' }, await freePort());
+/** One of the servers inkwell is compared with, on the data in `datasetPath`. */
+async function startCompared(server: Compared, datasetPath: string): Promise<ServerProcess> {
+  return startServer({ name: COMPARED[server].name, args: comparedArgs(server, datasetPath), env: {}, readyPath: '/health' }, await freePort());
 }
 
 /** A realistic post: about 500 bytes as JSON. */
@@ -152,19 +161,20 @@ interface Seeded {
   readonly token: string;
   readonly userId: string;
   readonly postIds: string[];
+  readonly signedUp: readonly SignedUp[];
 }
 
 async function seed(server: ServerProcess): Promise<Seeded> {
   const signups = await Promise.all(
     Array.from({ length: LOGIN_USERS }, (_, i) =>
-      sendExpecting<{ token: string; user: { id: string } }>(
+      sendExpecting<SignedUp>(
         server.url,
         { method: 'POST', path: '/auth/signup', body: JSON.stringify({ email: `bench-user-${i}@example.com`, name: `Bench ${i}`, password: PASSWORD }) },
         201,
       ),
     ),
   );
-  const { token, user } = signups[0] as { token: string; user: { id: string } };
+  const { token, user } = signups[0] as SignedUp;
   const userId = user.id;
   const postIds: string[] = [];
   const started = performance.now();
@@ -175,7 +185,7 @@ async function seed(server: ServerProcess): Promise<Seeded> {
     for (const post of list.posts) postIds.push(post.id);
   }
   log(`seeded ${LOGIN_USERS} users and ${SEEDED_POSTS} published posts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return { token, userId, postIds };
+  return { token, userId, postIds, signedUp: signups };
 }
 
 /** `POST /posts` as its author sends it: with a bearer token, which owner mode requires and open mode ignores. */
@@ -183,48 +193,38 @@ function createPostCall(input: ReturnType<typeof postInput>, token: string) {
   return { method: 'POST', path: '/posts', headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify(input) };
 }
 
+/** An endpoint of the table, and whether the servers inkwell is compared with serve it. */
+type TableEndpoint = Endpoint & { readonly compared: boolean };
+
 /**
- * The endpoints of the A/B table. In owner mode the reads stay anonymous (a published post and the
- * list need no token), `POST /posts` carries its author's token (the baseline verifies it too),
- * and the author's own list, `GET /me/posts`, joins them.
+ * The endpoints of the table. In owner mode the reads stay anonymous (a published post and the
+ * list need no token) and the servers compared serve them as in open mode; `POST /posts` carries
+ * its author's token, and the author's own list, `GET /me/posts`, joins them: those two are
+ * inkwell's alone, since the servers compared implement the open mode.
  */
-function endpointsFor(seeded: Seeded): Array<Endpoint & { target: number }> {
+function endpointsFor(seeded: Seeded): TableEndpoint[] {
   const postBody = JSON.stringify(postInput(0, seeded.userId, false));
   const authorization = { Authorization: `Bearer ${seeded.token}` };
-  const get = (name: string, path: string, target: number) => ({
-    name,
-    target,
-    call: { method: 'GET', path },
-    work: 'stringify' as const,
-    wrk: { script: 'get' as const, args: [] },
-  });
+  const get = (name: string, path: string): TableEndpoint => ({ name, compared: true, call: { method: 'GET', path }, wrk: { script: 'get', args: [] } });
   return [
-    get('GET /posts/:id', `/posts/${seeded.postIds[SEEDED_POSTS / 2] as string}`, READ_TARGET),
-    get('GET /posts?page=1&perPage=20', '/posts?page=1&perPage=20', READ_TARGET),
-    get('GET /posts?page=400&perPage=20', '/posts?page=400&perPage=20', READ_TARGET),
-    {
-      name: 'GET /me',
-      target: READ_TARGET,
-      call: { method: 'GET', path: '/me', headers: authorization },
-      work: 'verify-token',
-      wrk: { script: 'get', args: [seeded.token] },
-    },
+    get('GET /posts/:id', `/posts/${seeded.postIds[SEEDED_POSTS / 2] as string}`),
+    get('GET /posts?page=1&perPage=20', '/posts?page=1&perPage=20'),
+    get('GET /posts?page=400&perPage=20', '/posts?page=400&perPage=20'),
+    { name: 'GET /me', compared: true, call: { method: 'GET', path: '/me', headers: authorization }, wrk: { script: 'get', args: [seeded.token] } },
     ...(OWNER
       ? [
           {
             name: 'GET /me/posts?page=1&perPage=20',
-            target: READ_TARGET,
+            compared: false,
             call: { method: 'GET', path: '/me/posts?page=1&perPage=20', headers: authorization },
-            work: 'verify-token' as const,
             wrk: { script: 'get' as const, args: [seeded.token] },
           },
         ]
       : []),
     {
       name: 'POST /posts',
-      target: WRITE_TARGET,
+      compared: !OWNER,
       call: { method: 'POST', path: '/posts', body: postBody, ...(OWNER && { headers: authorization }) },
-      work: OWNER ? 'verify-token-and-parse-body' : 'parse-body',
       wrk: { script: 'post-json', args: OWNER ? [postBody, seeded.token] : [postBody] },
     },
   ];
@@ -235,58 +235,75 @@ function checkClean(result: WrkResult, what: string): void {
     log(`  warning: ${what}: ${result.non2xx} non-2xx responses, ${result.socketErrors} socket errors`);
 }
 
-async function abEndpoint(
-  endpoint: Endpoint & { target: number },
-  inkwell: ServerProcess,
-  baseline: ServerProcess,
-): Promise<AbEndpointResult> {
-  const same = await compareResponses(inkwell.url, baseline.url, endpoint.call);
-  if (!same.identical) throw new Error(`${endpoint.name}: the baseline does not answer like inkwell: ${same.detail}`);
-  const run = (server: ServerProcess) => ({ url: `${server.url}${endpoint.call.path}`, script: endpoint.wrk.script, args: endpoint.wrk.args, connections: CONNECTIONS, cpus: WRK_CPUS });
-  const load = async (server: ServerProcess, seconds: number) => {
-    const before = server.cpuMicros();
-    const result = await runWrk({ ...run(server), seconds });
-    return { ...result, cpuUs: (server.cpuMicros() - before) / result.requests };
-  };
+/** Every server of the table that runs, by key. */
+type Servers = Partial<Record<ServerKey, ServerProcess>>;
 
-  log(`${endpoint.name} (same bytes: ${same.detail})`);
-  let inkwellRequests = 1 + (await warmUp(run(inkwell), WARMUP));
-  await warmUp(run(baseline), WARMUP);
-  const rounds: AbRound[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    const a = await load(inkwell, SECONDS);
-    inkwellRequests += a.requests;
-    const b = await load(baseline, SECONDS);
-    checkClean(a, `inkwell ${endpoint.name}`);
-    checkClean(b, `baseline ${endpoint.name}`);
-    const { cpuUs: inkwellCpuUs, ...inkwellResult } = a;
-    const { cpuUs: baselineCpuUs, ...baselineResult } = b;
-    rounds.push({ round, inkwell: inkwellResult, baseline: baselineResult, ratio: a.rps / b.rps, inkwellCpuUs, baselineCpuUs, cpuRatio: baselineCpuUs / inkwellCpuUs });
-    log(
-      `  round ${round}: ${inkwell.name} ${Math.round(a.rps)} req/s (p99 ${a.p99Ms.toFixed(2)} ms, ${inkwellCpuUs.toFixed(1)} µs CPU/req), ` +
-        `${baseline.name} ${Math.round(b.rps)} req/s (p99 ${b.p99Ms.toFixed(2)} ms, ${baselineCpuUs.toFixed(1)} µs CPU/req), ratio ${(a.rps / b.rps).toFixed(3)}, CPU ratio ${(baselineCpuUs / inkwellCpuUs).toFixed(3)}`,
-    );
+/** Before any load: every compared server answers as inkwell does (`checkSameAnswers`); resolves with each endpoint's answer size. */
+async function checkBeforeLoad(endpoints: readonly TableEndpoint[], servers: Servers): Promise<Map<string, number>> {
+  const others = SERVERS.filter((key) => key !== 'inkwell').flatMap((key) => servers[key] ?? []);
+  const sizes = await checkSameAnswers(
+    (servers.inkwell as ServerProcess).url,
+    others,
+    endpoints.filter((endpoint) => endpoint.compared),
+  );
+  log(`same answers: every compared server answers ${[...sizes.keys()].join(', ')} with inkwell's bytes, and decides the rule checks as inkwell does`);
+  return sizes;
+}
+
+/** What wrk sends to `server` for `endpoint`. */
+const wrkRun = (endpoint: Endpoint, server: ServerProcess) => ({
+  url: `${server.url}${endpoint.call.path}`,
+  script: endpoint.wrk.script,
+  args: endpoint.wrk.args,
+  connections: CONNECTIONS,
+  cpus: WRK_CPUS,
+});
+
+/** One wrk run on `server`, with the server's CPU time per request. */
+async function load(endpoint: Endpoint, server: ServerProcess, seconds: number): Promise<ServerRound> {
+  const before = server.cpuMicros();
+  const result = await runWrk({ ...wrkRun(endpoint, server), seconds });
+  checkClean(result, `${server.name} ${endpoint.name}`);
+  return { ...result, cpuUs: (server.cpuMicros() - before) / result.requests };
+}
+
+/**
+ * Loads `endpoint` on each of `keys` in turn, round after round: each server is warmed up first
+ * (one-second runs), then every round loads every server once for the same time, the order
+ * rotating from round to round so that no server always follows the same one.
+ */
+async function loadEndpoint(endpoint: TableEndpoint, servers: Servers, answerBytes: number): Promise<EndpointResult> {
+  const keys = SERVERS.filter((key) => servers[key] && (endpoint.compared || key === 'inkwell'));
+  const server = (key: ServerKey) => servers[key] as ServerProcess;
+  log(`${endpoint.name} (${answerBytes} bytes): ${keys.map((key) => server(key).name).join(', ')}`);
+  const requests: Partial<Record<ServerKey, number>> = {};
+  for (const key of keys) requests[key] = await warmUp(wrkRun(endpoint, server(key)), WARMUP);
+  const rounds: Array<Partial<Record<ServerKey, ServerRound>>> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const figures: Partial<Record<ServerKey, ServerRound>> = {};
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[(i + round) % keys.length] as ServerKey;
+      const result = await load(endpoint, server(key), SECONDS);
+      figures[key] = result;
+      requests[key] = (requests[key] ?? 0) + result.requests;
+    }
+    rounds.push(figures);
+    log(`  round ${round + 1}: ${keys.map((key) => `${server(key).name} ${Math.round(figures[key]?.rps ?? 0)} req/s ${(figures[key]?.cpuUs ?? 0).toFixed(1)} µs`).join(', ')}`);
   }
-  const pick = (f: (r: AbRound) => number) => median(rounds.map(f));
-  return {
-    name: endpoint.name,
-    target: endpoint.target,
-    sameBytes: same.detail,
-    inkwellRequests,
-    rounds,
-    median: {
-      ratio: pick((r) => r.ratio),
-      cpuRatio: pick((r) => r.cpuRatio),
-      inkwellCpuUs: pick((r) => r.inkwellCpuUs),
-      baselineCpuUs: pick((r) => r.baselineCpuUs),
-      inkwellRps: pick((r) => r.inkwell.rps),
-      baselineRps: pick((r) => r.baseline.rps),
-      inkwellP50Ms: pick((r) => r.inkwell.p50Ms),
-      inkwellP99Ms: pick((r) => r.inkwell.p99Ms),
-      baselineP50Ms: pick((r) => r.baseline.p50Ms),
-      baselineP99Ms: pick((r) => r.baseline.p99Ms),
-    },
-  };
+  const of = (key: ServerKey, pick: (r: ServerRound) => number) => median(rounds.map((r) => pick(r[key] as ServerRound)));
+  const medians: EndpointResult['median'] = {};
+  for (const key of keys) medians[key] = { rps: of(key, (r) => r.rps), cpuUs: of(key, (r) => r.cpuUs), p50Ms: of(key, (r) => r.p50Ms), p99Ms: of(key, (r) => r.p99Ms) };
+  const ratios: EndpointResult['ratios'] = {};
+  for (const key of keys) {
+    if (key === 'inkwell') continue;
+    const ratio: Ratio = {
+      rps: median(rounds.map((r) => (r.inkwell as ServerRound).rps / (r[key] as ServerRound).rps)),
+      cpu: median(rounds.map((r) => (r[key] as ServerRound).cpuUs / (r.inkwell as ServerRound).cpuUs)),
+    };
+    ratios[key] = ratio;
+  }
+  log(`  inkwell ÷ ${keys.filter((key) => key !== 'inkwell').map((key) => `${server(key).name} ${ratios[key as Exclude<ServerKey, 'inkwell'>]?.cpu.toFixed(2)}× (CPU)`).join(', ')}`);
+  return { name: endpoint.name, answerBytes, servers: keys, rounds, requests, median: medians, ratios };
 }
 
 async function loginStorm(inkwell: ServerProcess, probePath: string): Promise<LoginStormResult> {
@@ -397,7 +414,6 @@ function loadAverage(): string {
 }
 
 type Served = Pick<BenchResults, 'endpoints' | 'memory' | 'diagnostics'> & { readonly loginStorm?: LoginStormResult };
-type TargetEndpoint = Endpoint & { target: number };
 
 async function main(): Promise<void> {
   const loadAtStart = loadAverage();
@@ -421,53 +437,48 @@ async function main(): Promise<void> {
 }
 
 /**
- * Everything measured on one seeded inkwell against the baseline: the reads, the login storm,
- * the writes (last, since they grow the data), memory after each, and the diagnostics.
+ * Everything measured on one seeded inkwell and the servers it is compared with, which start from
+ * what inkwell holds once seeded: the reads, the login storm (inkwell alone), the writes (last,
+ * since they grow every store), memory after each, and the diagnostics.
  */
 async function measureServed(): Promise<Served> {
-  const inkwell = await startInkwell();
-  let baseline: ServerProcess | undefined;
+  const servers: Servers = { inkwell: await startInkwell() };
+  const inkwell = servers.inkwell as ServerProcess;
   try {
-    const all = endpointsFor(await seed(inkwell));
-    const fixturesPath = await writeFixtures(inkwell, all, 'baseline-fixtures.json');
-    baseline = await startBaseline(fixturesPath);
-    pin(inkwell.pid, SERVER_CPUS);
-    pin(baseline.pid, SERVER_CPUS);
-    const getPost = all[0] as TargetEndpoint;
+    const seeded = await seed(inkwell);
+    const all = endpointsFor(seeded);
+    const datasetPath = `${rawDir}dataset.json`;
+    writeDataset(datasetPath, await captureDataset(inkwell.url, seeded.signedUp));
+    for (const key of Object.keys(COMPARED) as Compared[]) servers[key] = await startCompared(key, datasetPath);
+    for (const server of Object.values(servers)) pin(server.pid, SERVER_CPUS);
+    const sizes = await checkBeforeLoad(all, servers);
+    const answerBytes = async (endpoint: TableEndpoint) => sizes.get(endpoint.name) ?? Buffer.byteLength((await send(inkwell.url, endpoint.call)).text);
+    const getPost = all[0] as TableEndpoint;
 
-    const endpoints: AbEndpointResult[] = [];
-    if (runs('reads')) for (const endpoint of all.filter((e) => e.call.method === 'GET')) endpoints.push(await abEndpoint(endpoint, inkwell, baseline));
+    const endpoints: EndpointResult[] = [];
+    if (runs('reads')) for (const endpoint of all.filter((e) => e.call.method === 'GET')) endpoints.push(await loadEndpoint(endpoint, servers, await answerBytes(endpoint)));
     const afterReads = memoryAfter(inkwell, 'the read load');
 
     const storm = runs('logins') ? await loginStorm(inkwell, getPost.call.path) : undefined;
     const afterLogins = storm ? memoryAfter(inkwell, 'the login storm') : emptyMemory;
 
     let afterPosts = { ...emptyMemory, postsStored: 0 };
+    const postsHeld: Partial<Record<ServerKey, number>> = {};
     if (runs('posts')) {
-      const posts = await abEndpoint(all.find((e) => e.call.method === 'POST') as TargetEndpoint, inkwell, baseline);
+      const creates = all.find((e) => e.call.method === 'POST') as TableEndpoint;
+      const posts = await loadEndpoint(creates, servers, await answerBytes(creates));
       endpoints.push(posts);
-      afterPosts = { ...memoryAfter(inkwell, 'the POST /posts rounds'), postsStored: SEEDED_POSTS + posts.inkwellRequests };
+      // Each server holds the seeded posts, the post of the answer check (inkwell's too), and one per request.
+      for (const key of posts.servers) postsHeld[key] = SEEDED_POSTS + (creates.compared ? 1 : 0) + (posts.requests[key] ?? 0);
+      afterPosts = { ...memoryAfter(inkwell, 'the POST /posts rounds'), postsStored: postsHeld.inkwell ?? 0 };
+      log(`posts held: ${posts.servers.map((key) => `${(servers[key] as ServerProcess).name} ${postsHeld[key]}`).join(', ')}`);
     }
 
-    const diagnostics = runs('diagnostics') ? await diagnosticsPhase(all, fixturesPath) : {};
-    return { endpoints, loginStorm: storm, memory: { afterReads, afterLogins, afterPosts }, diagnostics };
+    const diagnostics = runs('diagnostics') ? { withoutAccessLog: await withoutAccessLog() } : {};
+    return { endpoints, loginStorm: storm, memory: { afterReads, afterLogins, afterPosts, postsHeld }, diagnostics };
   } finally {
-    await Promise.all([inkwell.stop(), baseline?.stop()]);
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
   }
-}
-
-/**
- * Captures the answers of `endpoints` for the baseline to replay, in the raw results folder. The
- * writes go first: the post `POST /posts` creates is a draft of the seeded author, which changes
- * what that author's own list (`GET /me/posts`) answers from then on.
- */
-async function writeFixtures(server: ServerProcess, endpoints: readonly Endpoint[], file: string): Promise<string> {
-  const fixtures: BaselineFixture[] = [];
-  for (const endpoint of endpoints.filter((e) => e.call.method !== 'GET')) fixtures.push(await captureFixture(server.url, endpoint));
-  fixtures.push(...(await Promise.all(endpoints.filter((e) => e.call.method === 'GET').map((endpoint) => captureFixture(server.url, endpoint)))));
-  const path = `${rawDir}${file}`;
-  writeBaselineFixtures(path, fixtures);
-  return path;
 }
 
 function memoryAfter(server: ServerProcess, what: string): Memory {
@@ -477,39 +488,32 @@ function memoryAfter(server: ServerProcess, what: string): Memory {
 }
 
 /**
- * Not targets: the same A/B for GET /posts/:id against an inkwell without its access line (what
- * the per-request log line costs on the smallest answer), and the baseline's own work behind a
- * bare Hono app on @hono/node-server (the framework's floor for the two smallest answers).
+ * Not a target: GET /posts/:id on an inkwell without its access line against a fresh baseline on
+ * that inkwell's data: what the per-request log line costs on the smallest answer.
  */
-async function diagnosticsPhase(all: readonly TargetEndpoint[], fixturesPath: string): Promise<BenchResults['diagnostics']> {
-  // Seeding runs requests concurrently, so its data differs in ids: it gets a baseline of its own answer.
-  const quiet = await startInkwell('inkwell (LOG_LEVEL=warn)', 'warn');
-  let quietBaseline: ServerProcess | undefined;
-  let withoutAccessLog: AbEndpointResult;
+async function withoutAccessLog(): Promise<DiagnosticResult> {
+  const servers: Servers = { inkwell: await startInkwell('inkwell (LOG_LEVEL=warn)', 'warn') };
   try {
-    const getPost = endpointsFor(await seed(quiet))[0] as TargetEndpoint;
-    quietBaseline = await startBaseline(await writeFixtures(quiet, [getPost], 'baseline-fixtures-quiet.json'));
-    pin(quiet.pid, SERVER_CPUS);
-    pin(quietBaseline.pid, SERVER_CPUS);
-    withoutAccessLog = { ...(await abEndpoint(getPost, quiet, quietBaseline)), name: `${getPost.name}, LOG_LEVEL=warn` };
+    const seeded = await seed(servers.inkwell as ServerProcess);
+    const getPost = endpointsFor(seeded)[0] as TableEndpoint;
+    const datasetPath = `${rawDir}dataset-quiet.json`;
+    writeDataset(datasetPath, await captureDataset((servers.inkwell as ServerProcess).url, seeded.signedUp));
+    servers.baseline = await startCompared('baseline', datasetPath);
+    for (const server of Object.values(servers)) pin(server.pid, SERVER_CPUS);
+    const bytes = await expectSameAnswer((servers.inkwell as ServerProcess).url, servers.baseline.url, servers.baseline.name, getPost.call);
+    const result = await loadEndpoint({ ...getPost, name: `${getPost.name}, LOG_LEVEL=warn` }, servers, bytes);
+    const [inkwellMedian, baselineMedian] = [result.median.inkwell, result.median.baseline] as [{ rps: number; cpuUs: number }, { rps: number; cpuUs: number }];
+    return {
+      name: result.name,
+      inkwellCpuUs: inkwellMedian.cpuUs,
+      baselineCpuUs: baselineMedian.cpuUs,
+      inkwellRps: inkwellMedian.rps,
+      baselineRps: baselineMedian.rps,
+      ratio: result.ratios.baseline as Ratio,
+    };
   } finally {
-    await Promise.all([quiet.stop(), quietBaseline?.stop()]);
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
   }
-  // Both fresh: the run's own baseline has been up for minutes and has served every endpoint by
-  // now, and it then answers GET /posts/:id slower than a new one (26 against 19 µs per request
-  // here), which would flatter the framework.
-  const hono = await startBaseline(fixturesPath, 'hono');
-  const freshBaseline = await startBaseline(fixturesPath);
-  const bareHono: AbEndpointResult[] = [];
-  try {
-    pin(hono.pid, SERVER_CPUS);
-    pin(freshBaseline.pid, SERVER_CPUS);
-    for (const endpoint of [all[0], all.find((e) => e.call.path === '/me')] as TargetEndpoint[])
-      bareHono.push({ ...(await abEndpoint(endpoint, hono, freshBaseline)), name: `${endpoint.name}, bare Hono` });
-  } finally {
-    await Promise.all([hono.stop(), freshBaseline.stop()]);
-  }
-  return { withoutAccessLog, bareHono };
 }
 
 function environment(wrk: string, loadAtStart: string): BenchResults['environment'] {
@@ -520,7 +524,7 @@ function environment(wrk: string, loadAtStart: string): BenchResults['environmen
     cpu: cpus()[0]?.model.trim() ?? 'unknown',
     cores: CORES,
     wrk,
-    pinning: canPin ? `server and baseline pinned to CPU ${SERVER_CPUS}, wrk to CPU ${WRK_CPUS} (taskset); the login storm unpinned` : 'no CPU pinning',
+    pinning: canPin ? `every server pinned to CPU ${SERVER_CPUS}, wrk to CPU ${WRK_CPUS} (taskset); the login storm unpinned` : 'no CPU pinning',
     rounds: ROUNDS,
     seconds: SECONDS,
     warmupSeconds: WARMUP,

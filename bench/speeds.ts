@@ -8,17 +8,17 @@
 // Options: --processes N (5), --rounds R (3), --endpoint post|list|me|create (post), --seconds S
 // per round (3), --warmup S (3), --connections C (50), --posts-access open|owner (open),
 // --checkout DIR (another built checkout), --log-level L (info: one access line per request),
-// --server inkwell|baseline|hono (inkwell: the
-// baseline, or the bare Hono diagnostic, answering what one inkwell process answered, to see
-// whether a server with none of inkwell's code settles in two speeds as well).
+// --server inkwell|baseline|hono|fastify|express (inkwell: or one of the servers `pnpm bench`
+// compares it with, started on what one inkwell process held, to see whether a server with none
+// of inkwell's code settles in two speeds as well).
 // Writes bench/results/speeds.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { captureFixture, writeBaselineFixtures, type Endpoint } from './lib/fixtures.js';
+import { captureDataset, writeDataset, type Endpoint, type SignedUp } from './lib/same-work.js';
 import { sendExpecting } from './lib/http-client.js';
-import { baselineArgs, freePort, inkwellEnv, repositoryRoot, startArgs, startServer, type ServerProcess } from './lib/processes.js';
+import { COMPARED, comparedArgs, freePort, inkwellEnv, repositoryRoot, startArgs, startServer, type Compared, type ServerProcess } from './lib/processes.js';
 import { median } from './lib/stats.js';
 import { runWrk, warmUp } from './lib/wrk.js';
 
@@ -49,29 +49,26 @@ const log = (message: string) => process.stdout.write(`${message}\n`);
 
 const postBody = JSON.stringify({ title: 'A post about nothing much', body: 'Ports, adapters and a little JSON.', authorId: 'bench', published: true });
 
-/** The endpoint the processes are loaded with, once the state it needs exists on `url`. */
-async function prepare(url: string): Promise<Endpoint> {
+/** The endpoint the processes are loaded with, once the state it needs exists on `url`, and the account made for it. */
+async function prepare(url: string): Promise<{ endpoint: Endpoint; signedUp: SignedUp }> {
   const signup = { method: 'POST', path: '/auth/signup', body: JSON.stringify({ email: 'bench@example.com', name: 'Bench', password: 'bench password 0123' }) };
-  const { token } = await sendExpecting<{ token: string }>(url, signup, 201);
+  const signedUp = await sendExpecting<SignedUp>(url, signup, 201);
+  return { endpoint: await endpointOf(url, signedUp.token), signedUp };
+}
+
+async function endpointOf(url: string, token: string): Promise<Endpoint> {
   const authorization = { Authorization: `Bearer ${token}` };
   const created = await sendExpecting<{ post: { id: string } }>(url, { method: 'POST', path: '/posts', headers: authorization, body: postBody }, 201);
   const name = options.endpoint as string;
   switch (name) {
     case 'post':
-      return { name, call: { method: 'GET', path: `/posts/${created.post.id}` }, work: 'stringify', wrk: { script: 'get', args: [] } };
+      return { name, call: { method: 'GET', path: `/posts/${created.post.id}` }, wrk: { script: 'get', args: [] } };
     case 'list':
-      return { name, call: { method: 'GET', path: '/posts?page=1&perPage=20' }, work: 'stringify', wrk: { script: 'get', args: [] } };
+      return { name, call: { method: 'GET', path: '/posts?page=1&perPage=20' }, wrk: { script: 'get', args: [] } };
     case 'me':
-      return { name, call: { method: 'GET', path: '/me', headers: authorization }, work: 'verify-token', wrk: { script: 'get', args: [token] } };
-    case 'create': {
-      const owner = options['posts-access'] === 'owner';
-      return {
-        name,
-        call: { method: 'POST', path: '/posts', headers: authorization, body: postBody },
-        work: owner ? 'verify-token-and-parse-body' : 'parse-body',
-        wrk: { script: 'post-json', args: [postBody, token] },
-      };
-    }
+      return { name, call: { method: 'GET', path: '/me', headers: authorization }, wrk: { script: 'get', args: [token] } };
+    case 'create':
+      return { name, call: { method: 'POST', path: '/posts', headers: authorization, body: postBody }, wrk: { script: 'post-json', args: [postBody, token] } };
     default:
       throw new Error(`unknown endpoint ${name}: use post, list, me or create`);
   }
@@ -83,33 +80,35 @@ function startInkwell(name: string, cpus?: string): Promise<ServerProcess> {
 }
 
 /**
- * For `--server baseline|hono`: one inkwell process answers the endpoint once, and the servers
- * measured replay that answer (as `pnpm bench` does), each starting fresh.
+ * For a server inkwell is compared with: one inkwell process is made ready for the endpoint, and
+ * the servers measured start, each fresh, from what it held (as `pnpm bench` starts them).
  */
-async function otherServer(variant: 'baseline' | 'hono'): Promise<{ endpoint: Endpoint; start: (name: string) => Promise<ServerProcess> }> {
-  const inkwell = await startInkwell('inkwell (answers captured)');
-  const fixturesPath = `${repositoryRoot}bench/results/raw/speeds-fixtures.json`;
+async function otherServer(server: Compared): Promise<{ endpoint: Endpoint; start: (name: string) => Promise<ServerProcess> }> {
+  const inkwell = await startInkwell('inkwell (data captured)');
+  const datasetPath = `${repositoryRoot}bench/results/raw/speeds-dataset.json`;
   let endpoint: Endpoint;
   try {
-    endpoint = await prepare(inkwell.url);
+    const prepared = await prepare(inkwell.url);
+    endpoint = prepared.endpoint;
     mkdirSync(`${repositoryRoot}bench/results/raw`, { recursive: true });
-    writeBaselineFixtures(fixturesPath, [await captureFixture(inkwell.url, endpoint)]);
+    writeDataset(datasetPath, await captureDataset(inkwell.url, [prepared.signedUp]));
   } finally {
     await inkwell.stop();
   }
-  const args = baselineArgs(fixturesPath, variant === 'hono' ? 'hono' : 'node:http');
+  const args = comparedArgs(server, datasetPath);
   return { endpoint, start: async (name) => startServer({ name, args, env: {}, readyPath: '/health', cpus: SERVER_CPUS }, await freePort()) };
 }
 
-const variant = options.server;
-if (variant !== 'inkwell' && variant !== 'baseline' && variant !== 'hono') throw new Error(`unknown server ${variant}: use inkwell, baseline or hono`);
-const other = variant === 'inkwell' ? undefined : await otherServer(variant);
+const variant = options.server as string;
+const isCompared = (name: string): name is Compared => Object.hasOwn(COMPARED, name);
+if (variant !== 'inkwell' && !isCompared(variant)) throw new Error(`unknown server ${variant}: use inkwell, ${Object.keys(COMPARED).join(', ')}`);
+const other = isCompared(variant) ? await otherServer(variant) : undefined;
 
 const figures: { process: number; rps: number; cpuUs: number; roundsCpuUs: number[] }[] = [];
 for (let i = 1; i <= PROCESSES; i++) {
   const server = other ? await other.start(`${variant} ${i}`) : await startInkwell(`inkwell ${i}`, SERVER_CPUS);
   try {
-    const { call, wrk } = other ? other.endpoint : await prepare(server.url);
+    const { call, wrk } = other ? other.endpoint : (await prepare(server.url)).endpoint;
     const run = { url: `${server.url}${call.path}`, script: wrk.script, args: wrk.args, connections: CONNECTIONS, cpus: WRK_CPUS };
     await warmUp(run, WARMUP);
     const rounds: { rps: number; cpuUs: number }[] = [];

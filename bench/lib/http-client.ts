@@ -64,7 +64,10 @@ export function rawExchange(baseUrl: string, call: Call): Promise<string> {
   const { hostname, port } = new URL(baseUrl);
   const lines = [`${call.method} ${call.path} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Connection: close'];
   for (const [name, value] of Object.entries(call.headers ?? {})) lines.push(`${name}: ${value}`);
-  if (call.body !== undefined) lines.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(call.body)}`);
+  if (call.body !== undefined) {
+    if (!Object.keys(call.headers ?? {}).some((name) => name.toLowerCase() === 'content-type')) lines.push('Content-Type: application/json');
+    lines.push(`Content-Length: ${Buffer.byteLength(call.body)}`);
+  }
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     const chunks: Buffer[] = [];

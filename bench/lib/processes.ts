@@ -32,9 +32,20 @@ export function inkwellEnv(logLevel = 'info', postsAccess = 'open'): Record<stri
   return { DB_URL: 'memory:', JWT_SECRET: BENCH_JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel, POSTS_ACCESS: postsAccess, SHUTDOWN_DRAIN_SECONDS: '0' };
 }
 
-/** The node arguments that start bench/baseline-server.ts on a fixtures file: the baseline, or with 'hono' the bare Hono diagnostic. */
-export function baselineArgs(fixturesPath: string, variant: 'node:http' | 'hono' = 'node:http'): string[] {
-  return ['--import', 'tsx', 'bench/baseline-server.ts', fixturesPath, ...(variant === 'hono' ? ['--hono'] : [])];
+/** The servers inkwell is compared with, each a file in bench/servers/. */
+export const COMPARED = {
+  baseline: { name: 'baseline', file: 'node-http' },
+  hono: { name: 'bare Hono', file: 'hono' },
+  fastify: { name: 'Fastify', file: 'fastify' },
+  express: { name: 'Express', file: 'express' },
+} as const;
+
+/** One of the servers inkwell is compared with. */
+export type Compared = keyof typeof COMPARED;
+
+/** The node arguments that start one of the compared servers on a dataset file (bench/servers/dataset.ts). */
+export function comparedArgs(server: Compared, datasetPath: string): string[] {
+  return ['--import', 'tsx', `bench/servers/${COMPARED[server].file}.ts`, datasetPath];
 }
 
 /** A server process under test. */

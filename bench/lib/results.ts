@@ -2,44 +2,47 @@ import type { ProbeResult } from './login-storm.js';
 import type { Memory } from './processes.js';
 import type { WrkResult } from './wrk.js';
 
-/** One A/B round of one endpoint. */
-export interface AbRound {
-  readonly round: number;
-  readonly inkwell: WrkResult;
-  readonly baseline: WrkResult;
-  /** inkwell req/s ÷ baseline req/s. */
-  readonly ratio: number;
-  /** Server CPU time per request, in µs, measured from /proc around each run. */
-  readonly inkwellCpuUs: number;
-  readonly baselineCpuUs: number;
-  /**
-   * baseline CPU per request ÷ inkwell CPU per request: what the ratio would be if both were
-   * purely CPU-bound on an otherwise idle core. Much steadier than req/s on a shared machine.
-   */
-  readonly cpuRatio: number;
+/** The servers of the table, in its column order. */
+export const SERVERS = ['baseline', 'hono', 'inkwell', 'fastify', 'express'] as const;
+
+/** One server of the table: inkwell, or one it is compared with. */
+export type ServerKey = (typeof SERVERS)[number];
+
+/** One server's load in one round: wrk's figures and the server's CPU time per request. */
+export interface ServerRound extends WrkResult {
+  /** Server CPU time per request (every thread), in µs, from /proc around the run. */
+  readonly cpuUs: number;
 }
 
-/** One endpoint's rounds against the baseline, with medians over the rounds. */
-export interface AbEndpointResult {
+/** inkwell against another server: inkwell's req/s ÷ theirs, and their CPU time per request ÷ inkwell's (above 1: inkwell is ahead). */
+export interface Ratio {
+  readonly rps: number;
+  readonly cpu: number;
+}
+
+/** One endpoint, every server loaded in turn for each round, with medians over the rounds. */
+export interface EndpointResult {
   readonly name: string;
-  readonly target: number;
-  /** What the byte comparison of the two servers' answers found. */
-  readonly sameBytes: string;
-  /** Every request inkwell answered for this endpoint, warm-up included (for POST: posts created). */
-  readonly inkwellRequests: number;
-  readonly rounds: readonly AbRound[];
-  readonly median: {
-    readonly ratio: number;
-    readonly cpuRatio: number;
-    readonly inkwellCpuUs: number;
-    readonly baselineCpuUs: number;
-    readonly inkwellRps: number;
-    readonly baselineRps: number;
-    readonly inkwellP50Ms: number;
-    readonly inkwellP99Ms: number;
-    readonly baselineP50Ms: number;
-    readonly baselineP99Ms: number;
-  };
+  /** The size of inkwell's answer, which every compared server answered byte for byte. */
+  readonly answerBytes: number;
+  /** The servers loaded (in owner mode the compared ones only serve what they implement). */
+  readonly servers: readonly ServerKey[];
+  readonly rounds: ReadonlyArray<Partial<Record<ServerKey, ServerRound>>>;
+  /** Every request each server answered for this endpoint, warm-up included (for POST: posts created). */
+  readonly requests: Partial<Record<ServerKey, number>>;
+  readonly median: Partial<Record<ServerKey, { readonly rps: number; readonly cpuUs: number; readonly p50Ms: number; readonly p99Ms: number }>>;
+  /** inkwell against each other server loaded: the medians of the ratios of each round. */
+  readonly ratios: Partial<Record<Exclude<ServerKey, 'inkwell'>, Ratio>>;
+}
+
+/** inkwell alone against the baseline on one endpoint, for a diagnostic. */
+export interface DiagnosticResult {
+  readonly name: string;
+  readonly inkwellCpuUs: number;
+  readonly baselineCpuUs: number;
+  readonly inkwellRps: number;
+  readonly baselineRps: number;
+  readonly ratio: Ratio;
 }
 
 /** The login storm against the bare pool. */
@@ -100,19 +103,19 @@ export interface BenchResults {
     readonly loadAverage: { readonly start: string; readonly end: string };
   };
   readonly startup: { readonly runsMs: readonly number[]; readonly medianMs: number };
-  readonly endpoints: readonly AbEndpointResult[];
+  readonly endpoints: readonly EndpointResult[];
   readonly loginStorm: LoginStormResult;
   readonly memory: {
     readonly afterReads: Memory;
     readonly afterLogins: Memory;
     readonly afterPosts: Memory & { readonly postsStored: number };
+    /** The posts each server held at the end, the seeded ones included. */
+    readonly postsHeld: Partial<Record<ServerKey, number>>;
   };
   readonly scale: ScaleResult;
   /** Not targets: runs that show where a gap comes from. */
   readonly diagnostics: {
-    /** GET /posts/:id against an inkwell started with LOG_LEVEL=warn (no access-log line). */
-    readonly withoutAccessLog?: AbEndpointResult;
-    /** The baseline's own work behind a bare Hono app on @hono/node-server: the framework's floor. */
-    readonly bareHono?: readonly AbEndpointResult[];
+    /** GET /posts/:id on an inkwell started with LOG_LEVEL=warn (no access-log line) against a baseline on its data. */
+    readonly withoutAccessLog?: DiagnosticResult;
   };
 }

@@ -19,15 +19,15 @@ afterEach(() => {
   project = undefined;
 });
 
-/** Writes `files` (path to source) into a new project folder and runs the rule on its `src`: exit code and output. */
-async function cruise(files: Record<string, string>): Promise<{ code: number; output: string }> {
+/** Writes `files` (path to source) into a new project folder and runs the rules on its `dir`: exit code and output. */
+async function cruise(files: Record<string, string>, dir = 'src'): Promise<{ code: number; output: string }> {
   project = mkdtempSync(join(tmpdir(), 'inkwell-cycles-'));
   for (const [path, source] of Object.entries(files)) {
     mkdirSync(dirname(join(project, path)), { recursive: true });
     writeFileSync(join(project, path), source);
   }
   try {
-    const { stdout } = await run(depcruise, ['--config', '.dependency-cruiser.mjs', '--output-type', 'err', join(project, 'src')], { cwd: root });
+    const { stdout } = await run(depcruise, ['--config', '.dependency-cruiser.mjs', '--output-type', 'err', join(project, dir)], { cwd: root });
     return { code: 0, output: stdout };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string };
@@ -63,6 +63,37 @@ describe('the cycle rule of pnpm lint', () => {
       'src/accounts/caller.test.ts': "import type { Reader } from '../posts/get-post.js';\nexport type Read = Reader;\n",
       'src/posts/get-post.ts': "import type { Caller } from '../accounts/caller.js';\nexport type Reader = Caller;\n",
     });
+    expect(output).toContain('no dependency violations found');
+    expect(code).toBe(0);
+  });
+});
+
+describe('the thin-adapter rule of pnpm lint', () => {
+  const adapter = 'packages/adapters-http/src';
+  const servingLayer = { [`${adapter}/node/serve-node.ts`]: 'export const serveNode = (): void => undefined;\n' };
+
+  it('fails on a route or a middleware that imports the Node serving layer', async () => {
+    for (const importer of ['routes/posts.ts', 'middleware/access-log.ts', 'http-app.ts']) {
+      const depth = importer.split('/').length - 1;
+      const { code, output } = await cruise(
+        { ...servingLayer, [`${adapter}/${importer}`]: `import { serveNode } from '${depth === 0 ? './' : '../'.repeat(depth)}node/serve-node.js';\nexport const served = serveNode;\n` },
+        adapter,
+      );
+      expect(code).not.toBe(0);
+      expect(output).toContain('error no-serving-layer-import');
+    }
+  });
+
+  it('passes the index exporting serveNode, and the serving layer importing the rest', async () => {
+    const { code, output } = await cruise(
+      {
+        ...servingLayer,
+        [`${adapter}/index.ts`]: "export { serveNode } from './node/serve-node.js';\n",
+        [`${adapter}/request/request-facts.ts`]: 'export const facts = 1;\n',
+        [`${adapter}/node/node-bindings.ts`]: "import { facts } from '../request/request-facts.js';\nexport const bound = facts;\n",
+      },
+      adapter,
+    );
     expect(output).toContain('no dependency violations found');
     expect(code).toBe(0);
   });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, createInkwell, type Inkwell, createLogger, type Store } from '@inkwell/app';
 import { serveNode, type NodeServer } from '@inkwell/adapters-http';
 import { rawExchange } from '../support/raw-http.js';
+import { SERVING_ENV } from '../support/start-inkwell.js';
 import { FOREIGN_JWT_SECRET, PASSWORD, TEST_JWT_SECRET, alice, bob } from '../support/fixtures.js';
 import { GONE_USER_ID, issueToken, sessionIdOf } from '../support/tokens.js';
 import { mailOnDemand, type MailUnderTest } from '../support/start-inkwell.js';
@@ -1041,9 +1042,9 @@ export function describeWireFuzz(factory: FuzzStoreFactory): void {
     beforeAll(async () => {
       const opened = await factory.open();
       snapshot = opened.snapshot;
-      const config = readConfig({ DB_URL: 'memory:', JWT_SECRET: TEST_JWT_SECRET, NODE_ENV: 'test' });
+      const config = readConfig({ DB_URL: 'memory:', JWT_SECRET: TEST_JWT_SECRET, NODE_ENV: 'test', ...SERVING_ENV });
       inkwell = await createInkwell(config, createLogger('silent'), { store: opened.store, clock: manualClock(), hasher: fakePasswordHasher() });
-      served = await serveNode(inkwell.app, { host: '127.0.0.1', port: 0, linger: { maxMs: 2_000, idleMs: 300 } });
+      served = await serveNode(inkwell.app, { host: '127.0.0.1', port: 0, linger: { maxMs: 2_000, idleMs: 300 }, fastPath: config.fastPath });
     });
     afterAll(async () => {
       await served?.close();

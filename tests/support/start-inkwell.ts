@@ -40,6 +40,12 @@ const timedModule = fileURLToPath(new URL('./serve-child.ts', import.meta.url));
 // main.ts's process with a cluster restart policy of the test's own.
 const restartPolicyModule = fileURLToPath(new URL('./cluster-child.ts', import.meta.url));
 
+/**
+ * The serving layer's setting this test run was given, which every server started here takes
+ * (the `tests, fast path off` project sets FAST_PATH=off); none otherwise.
+ */
+export const SERVING_ENV: Env = process.env.FAST_PATH === undefined ? {} : { FAST_PATH: process.env.FAST_PATH };
+
 /** Settings added to (or, for a child, making up) the server's environment. */
 export type Env = Readonly<Record<string, string>>;
 
@@ -225,6 +231,7 @@ async function startInProcess({ store, env = {}, timeouts, linger, hasher: which
     JWT_SECRET: TEST_JWT_SECRET,
     NODE_ENV: 'test',
     HASH_WORKERS: '1',
+    ...SERVING_ENV,
     ...env,
   });
   const server = await startServer(config, logger, {
@@ -269,7 +276,7 @@ function spawnChild({ store, env = {}, timeouts, restartPolicy, priority }: InCh
   const module = timeouts !== undefined ? timedModule : restartPolicy !== undefined ? restartPolicyModule : mainModule;
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', module], {
     cwd: repositoryRoot,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...env, ...timed, ...restarts },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...SERVING_ENV, ...env, ...timed, ...restarts },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Before the process has loaded anything, so before a cluster's primary forks.

@@ -10,7 +10,7 @@ import { accessLog } from './middleware/access-log.js';
 import { requestId } from './middleware/request-id.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { postRoutes } from './routes/posts.js';
-import { clientWentAway } from './node/node-bindings.js';
+import { clientWentAway } from './request/request-facts.js';
 
 /**
  * The whole API as a Hono app. Routing and translation only: every rule lives in the domain's

@@ -177,6 +177,18 @@ describe('readConfig', () => {
     });
   });
 
+  describe('FAST_PATH', () => {
+    it('is on by default, and off when asked', () => {
+      expect(readConfig({}).fastPath).toBe(true);
+      expect(readConfig({ FAST_PATH: 'off' }).fastPath).toBe(false);
+      expect(readConfig({ FAST_PATH: 'on' }).fastPath).toBe(true);
+    });
+
+    it('refuses anything but on or off, with one line naming it', () => {
+      expect(refusal({ FAST_PATH: 'fast' }).message).toBe('FAST_PATH must be on or off');
+    });
+  });
+
   describe('POSTS_ACCESS', () => {
     it('is open by default: the contract as written', () => {
       expect(readConfig({}).postsAccess).toBe('open');

@@ -39,6 +39,8 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Serve `/openapi.json` and `/docs`. */
   readonly apiDocs: boolean;
+  /** Build and write answers on the serving layer's fast path (`serveNode`'s `fastPath`). */
+  readonly fastPath: boolean;
   /** Who may read and write which posts: `open` (anyone, as the contract says) or `owner`. */
   readonly postsAccess: PostAccessMode;
   /** Worker processes sharing the port (MongoDB store only). */
@@ -221,6 +223,7 @@ const EnvSchema = v.object({
   SESSION_MAX_AGE_DAYS: wholeNumber('SESSION_MAX_AGE_DAYS', 30, 1),
   TRUST_PROXY: onOff('TRUST_PROXY', 'off'),
   API_DOCS: onOff('API_DOCS', 'on'),
+  FAST_PATH: onOff('FAST_PATH', 'on'),
   POSTS_ACCESS: v.optional(v.picklist(POST_ACCESS_MODES, `POSTS_ACCESS must be ${POST_ACCESS_MODES.join(' or ')}`), 'open'),
   WEB_CONCURRENCY: wholeNumber('WEB_CONCURRENCY', 1, 1),
   HASH_WORKERS: wholeNumber('HASH_WORKERS', availableParallelism(), 1),
@@ -297,6 +300,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     sessions: { maxPerUser: rest.SESSIONS_MAX_PER_USER, maxAgeDays: rest.SESSION_MAX_AGE_DAYS },
     trustProxy: rest.TRUST_PROXY,
     apiDocs: rest.API_DOCS,
+    fastPath: rest.FAST_PATH,
     postsAccess: rest.POSTS_ACCESS,
     webConcurrency: rest.WEB_CONCURRENCY,
     hashWorkers: rest.HASH_WORKERS,

@@ -80,7 +80,7 @@ describe('the stdout logger (batched writes)', () => {
 });
 
 /** A real inkwell logger writing into an array, one parsed line per entry. */
-function capturedLogger() {
+function capturedLogger(fields: Readonly<Record<string, string | number>> = {}) {
   const lines: Array<Record<string, unknown>> = [];
   const texts: string[] = [];
   const destination = new Writable({
@@ -90,7 +90,7 @@ function capturedLogger() {
       done();
     },
   });
-  return { logger: createLogger('info', destination), lines, texts };
+  return { logger: createLogger('info', destination, fields), lines, texts };
 }
 
 describe('createLogger', () => {
@@ -114,6 +114,17 @@ describe('plainLineLogger', () => {
     const withoutTime = (text: string) => text.replace(/"time":\d+/, '"time":0');
     expect(fast.texts.map(withoutTime)).toStrictEqual(full.texts.map(withoutTime));
     expect(fast.lines[0]).toMatchObject({ ...line, level: 30, service: 'inkwell', msg: 'request' });
+  });
+
+  it('writes a cluster process’s pid where the full logger does', () => {
+    const full = capturedLogger({ pid: 4242 });
+    const fast = capturedLogger({ pid: 4242 });
+    const line = { requestId: 'r-1', status: 200 };
+    full.logger.info(line, 'request');
+    plainLineLogger(fast.logger).info(line, 'request');
+    const withoutTime = (text: string) => text.replace(/"time":\d+/, '"time":0');
+    expect(fast.texts.map(withoutTime)).toStrictEqual(full.texts.map(withoutTime));
+    expect(fast.texts[0]).toContain('"service":"inkwell","pid":4242,"requestId":"r-1"');
   });
 
   it('writes every string, number and boolean as the full logger would', () => {

@@ -9,22 +9,34 @@ const SECRET_FIELDS = ['password', 'currentPassword', 'newPassword', 'passwordHa
 /** Where a secret can sit in a line's top level: the fields themselves, and a headers object's credentials. */
 const TOP_LEVEL_SECRETS = [...SECRET_FIELDS, 'headers.authorization'];
 
+/** Where each logger made by `createLogger` writes, and its base fields as pino writes them. */
+interface LineTarget {
+  readonly destination: DestinationStream;
+  readonly bindings: string;
+}
+
+const lineTargets = new WeakMap<Logger, LineTarget>();
+
 /**
  * inkwell's structured JSON logger. Secrets are redacted by path (a top-level field, or one level
  * down) as a second line of defence: no code path logs them on purpose. As a last one, every
  * finished line passes through `redactUrlPasswords`, so `DB_URL`'s password cannot reach the
- * output by any path.
+ * output by any path. `fields` are added to every line after `service` (a cluster process's `pid`).
  */
-export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
-  return pino(
+export function createLogger(level: LogLevel, destination?: DestinationStream, fields: Readonly<Record<string, string | number>> = {}): Logger {
+  const base = { service: 'inkwell', ...fields };
+  const target = destination ?? standardOutput();
+  const logger = pino(
     {
       level,
-      base: { service: 'inkwell' },
+      base,
       redact: { paths: [...TOP_LEVEL_SECRETS, ...TOP_LEVEL_SECRETS.map((path) => `*.${path}`)], censor: '[redacted]' },
       hooks: { streamWrite: redactUrlPasswords },
     },
-    destination ?? standardOutput(),
+    target,
   );
+  lineTargets.set(logger, { destination: target, bindings: `,${JSON.stringify(base).slice(1, -1)}` });
+  return logger;
 }
 
 /**
@@ -37,12 +49,13 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
  * with all its redaction. A logger that is not pino (a test's capture logger) is used as it is.
  */
 export function plainLineLogger(logger: HttpLogger): HttpLogger {
-  if (!isPino(logger)) return logger;
-  const destination = (logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym] as DestinationStream;
-  const bindings = lineBindings(logger);
+  const target = lineTargets.get(logger as Logger);
+  if (target === undefined) return logger;
+  const pinoLogger = logger as Logger;
+  const { destination, bindings } = target;
   return {
     info(fields, message) {
-      if (logger.levelVal > INFO) return;
+      if (pinoLogger.levelVal > INFO) return;
       const line = plainLine(fields, message, bindings);
       if (line === undefined) logger.info(fields, message);
       else destination.write(redactUrlPasswords(line));
@@ -53,20 +66,17 @@ export function plainLineLogger(logger: HttpLogger): HttpLogger {
 }
 
 /**
- * What `logger` writes on every line between `time` and the line's own fields, as JSON text
- * (`,"service":"inkwell"`, and a cluster process's `,"pid":…`), for lines written without it.
+ * What a logger made by `createLogger` writes on every line between `time` and the line's own
+ * fields, as JSON text (`,"service":"inkwell"`, and a cluster process's `,"pid":…`), for lines
+ * written without it; empty for any other logger.
  */
 export function lineBindings(logger: Logger): string {
-  return (logger as unknown as Record<symbol, string | undefined>)[pino.symbols.chindingsSym] ?? '';
+  return lineTargets.get(logger)?.bindings ?? '';
 }
 
 const INFO = 30;
 const REDACTED = '[redacted]';
 const SECRET_NAMES: ReadonlySet<string> = new Set(SECRET_FIELDS);
-
-function isPino(logger: HttpLogger): logger is Logger {
-  return typeof (logger as Partial<Logger>).child === 'function' && pino.symbols.streamSym in logger;
-}
 
 /** The info line pino would write for `fields`, or undefined when a field is not a string, number or boolean. */
 function plainLine(fields: object, message: string | undefined, bindings: string): string | undefined {

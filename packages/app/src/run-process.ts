@@ -34,8 +34,7 @@ export async function runProcess(options: ProcessOptions = {}): Promise<void> {
   }
 
   // In a cluster every line names the process that wrote it.
-  const logger =
-    config.webConcurrency > 1 ? createLogger(config.logLevel).child({ pid: process.pid }) : createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, config.webConcurrency > 1 ? { pid: process.pid } : {});
   exitOnUncaughtErrors(logger);
   watchEventLoop(logger);
   if (!isClusterWorker()) {

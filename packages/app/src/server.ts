@@ -34,6 +34,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
       timeouts: options.timeouts,
       linger: options.linger,
       connections: config.connections,
+      fastPath: config.fastPath,
     });
   } catch (error) {
     await inkwell.close();

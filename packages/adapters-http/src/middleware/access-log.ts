@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from '../logger.js';
-import { clientWentAway } from '../node/node-bindings.js';
+import { clientWentAway } from '../request/request-facts.js';
 
 /** Paths longer than this are cut in the log line: a hostile 10 000-character path must not flood the logs. */
 const MAX_LOGGED_PATH = 256;

@@ -1,82 +1,222 @@
 import type { ServerResponse } from 'node:http';
+import { inspect } from 'node:util';
 import { LightHeaders } from './light-headers.js';
 
-// Why answers are written here: @hono/node-server writes a response whose headers are a
-// `Headers` by copying every entry into a fresh object (`buildOutgoingHttpHeaders`), which walks
-// the WHATWG sorted view and stores each name on a new object, for every answer. An answer made
-// by Hono's `c.json`, `c.body`, `c.text` or `c.html` on this server has a string, bytes or no
-// body and `LightHeaders`, which already hold the names and values as Node's `writeHead` takes
-// them, so it is written from those directly. Anything else (a stream, a Blob, headers of another
-// kind) is left to @hono/node-server, which writes it as always.
+// Why answers are built and written here: Node's `Response` (undici) turns every body into a
+// stream at construction, and @hono/node-server writes a `Response` by reading that stream and
+// copying its headers, entry by entry, into a fresh object. An answer made by Hono's `c.json`,
+// `c.body`, `c.text` or `c.html` has a string body or none, so `LightResponse` keeps the string,
+// the status and `LightHeaders` as they are, and the writer below hands them to Node's `writeHead`
+// and `end` directly. Anything else about a `LightResponse` (its body as a stream, `text()`,
+// `clone()`, …) is answered by a Node `Response` built from the same parts the first time it is
+// asked, which its headers then share; constructor arguments the light parts do not take (a
+// stream, bytes, a status outside 200-599, …) build Node's `Response` at once, through
+// fast-globals.ts, which alone makes either the global.
 
-/** What @hono/node-server gives a body it writes when the answer names no content type. */
-const DEFAULT_CONTENT_TYPE = 'text/plain; charset=UTF-8';
+/** `Response` as Node provides it, the contract kept. */
+const NativeResponse: typeof Response = globalThis.Response;
+
+/** The content type Node's `Response` gives a string body when none is set. */
+const TEXT_CONTENT_TYPE = 'text/plain;charset=UTF-8';
+
+/** RFC 9112 reason-phrase, which is all a `statusText` may hold. */
+const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** Statuses whose answers have no body (Fetch's "null body status"). */
+function isNullBodyStatus(status: number): boolean {
+  return status === 204 || status === 205 || status === 304;
+}
+
+/**
+ * A `Response` with a string body or none, a status of 200-599 and `LightHeaders`, kept as those
+ * parts until something needs more of it. Its prototype chain includes Node's `Response.prototype`.
+ */
+export class LightResponse {
+  readonly #status: number;
+  readonly #statusText: string;
+  readonly #headers: LightHeaders;
+  readonly #body: string | null;
+  /** Node's `Response` built from the parts, which answers every body call once it exists. */
+  #native: Response | undefined;
+
+  private constructor(body: string | null, status: number, statusText: string, headers: LightHeaders) {
+    this.#body = body;
+    this.#status = status;
+    this.#statusText = statusText;
+    this.#headers = headers;
+  }
+
+  /**
+   * `new Response(body, init)` as light parts, or undefined when Node's `Response` must be built
+   * instead (any other body, status, status text or headers, which it checks and converts).
+   */
+  static of(body: unknown, init: unknown): LightResponse | undefined {
+    if (!(body === undefined || body === null || typeof body === 'string')) return undefined;
+    let status = 200;
+    let statusText = '';
+    let headers: LightHeaders;
+    if (init === undefined) {
+      headers = new LightHeaders();
+    } else {
+      if (typeof init !== 'object' || init === null) return undefined;
+      const { headers: given, status: asked, statusText: text } = init as ResponseInit;
+      if (given === undefined) headers = new LightHeaders();
+      else if (LightHeaders.isLight(given) || isPlainObject(given)) {
+        headers = new LightHeaders(given);
+        if (!LightHeaders.isLight(headers)) return undefined;
+      } else return undefined;
+      if (asked !== undefined) {
+        if (typeof asked !== 'number' || !Number.isInteger(asked) || asked < 200 || asked > 599) return undefined;
+        if (isNullBodyStatus(asked) && typeof body === 'string') return undefined;
+        status = asked;
+      }
+      if (text !== undefined) {
+        if (typeof text !== 'string' || !REASON_PHRASE.test(text)) return undefined;
+        statusText = text;
+      }
+    }
+    if (typeof body === 'string' && !headers.has('content-type')) headers.append('content-type', TEXT_CONTENT_TYPE);
+    return new LightResponse(body ?? null, status, statusText, headers);
+  }
+
+  /** The parts the writer sends, or undefined when Node's classes hold the answer or its headers. */
+  static parts(response: unknown): { status: number; body: string | null; list: string[] } | undefined {
+    if (typeof response !== 'object' || response === null || !(#native in response) || response.#native !== undefined) return undefined;
+    const list = LightHeaders.rawList(response.#headers);
+    return list === undefined ? undefined : { status: response.#status, body: response.#body, list };
+  }
+
+  /** Node's `Response` with these parts; the headers answer from its own from now on. */
+  #materialize(): Response {
+    if (this.#native !== undefined) return this.#native;
+    const native = new NativeResponse(this.#body, { status: this.#status, statusText: this.#statusText, headers: this.#headers as unknown as Headers });
+    LightHeaders.adopt(this.#headers, native.headers);
+    this.#native = native;
+    return native;
+  }
+
+  get type(): Response['type'] {
+    return 'default';
+  }
+
+  get url(): string {
+    return '';
+  }
+
+  get redirected(): boolean {
+    return false;
+  }
+
+  get status(): number {
+    return this.#status;
+  }
+
+  get ok(): boolean {
+    return this.#status >= 200 && this.#status < 300;
+  }
+
+  get statusText(): string {
+    return this.#statusText;
+  }
+
+  get headers(): Headers {
+    return this.#headers as unknown as Headers;
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.#body === null ? null : this.#materialize().body;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#native === undefined ? false : this.#native.bodyUsed;
+  }
+
+  /** Node's `Response` for the body calls, every method a Node version has included. */
+  static nativeOf(response: LightResponse): Response {
+    return response.#materialize();
+  }
+
+  /** Node's `Response` with the same parts, for showing (the one answering, once there is one). */
+  static copyOf(response: LightResponse): Response {
+    if (response.#native !== undefined) return response.#native;
+    return new NativeResponse(response.#body, { status: response.#status, statusText: response.#statusText, headers: LightHeaders.nativeCopy(response.#headers) });
+  }
+}
+
+function isPlainObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+Object.setPrototypeOf(LightResponse.prototype, NativeResponse.prototype);
+// The body calls (`text`, `json`, `clone`, `arrayBuffer`, … and whatever Node adds) on Node's
+// `Response` with the same parts.
+for (const key of Reflect.ownKeys(NativeResponse.prototype)) {
+  if (key === 'constructor' || Object.hasOwn(LightResponse.prototype, key)) continue;
+  const descriptor = Object.getOwnPropertyDescriptor(NativeResponse.prototype, key);
+  if (typeof descriptor?.value === 'function') {
+    const method = descriptor.value as (...args: unknown[]) => unknown;
+    Object.defineProperty(LightResponse.prototype, key, {
+      value: {
+        [key](this: LightResponse, ...args: unknown[]) {
+          return Reflect.apply(method, LightResponse.nativeOf(this), args);
+        },
+      }[key as string],
+      writable: true,
+      enumerable: descriptor.enumerable ?? false,
+      configurable: true,
+    });
+  } else if (descriptor?.get !== undefined) {
+    const get = descriptor.get;
+    Object.defineProperty(LightResponse.prototype, key, {
+      get(this: LightResponse) {
+        return Reflect.apply(get, LightResponse.nativeOf(this), []);
+      },
+      enumerable: descriptor.enumerable ?? false,
+      configurable: true,
+    });
+  }
+}
+Object.defineProperty(LightResponse.prototype, inspect.custom, {
+  value(this: LightResponse, depth: number, options: object) {
+    return inspect(LightResponse.copyOf(this), { ...options, depth });
+  },
+});
 
 /** Answers written to Node directly, and what tells @hono/node-server that one was. */
 export interface DirectAnswers {
-  /** Writes `response` to Node's response if it is one this server can write directly; false when it is not. */
+  /** Writes `response` to Node's response if it is a `LightResponse` on its light parts; false when it is not. */
   readonly write: (response: unknown, outgoing: ServerResponse) => boolean;
   /**
    * What the listener is handed for an answer already written: @hono/node-server's
-   * `RESPONSE_ALREADY_SENT` with its headers as `LightHeaders`, which the listener then reads
-   * without converting them first.
+   * `RESPONSE_ALREADY_SENT` header on `LightHeaders`, which the listener then reads cheaply.
    */
   readonly sent: Response;
 }
 
-let installed: DirectAnswers | undefined;
-
 /**
- * Makes the global `Response`, where Hono creates its answers, a subclass of the light `Response`
- * @hono/node-server's listener installed, which also remembers a string body; returns the writer
- * of such answers. Call after `getRequestListener`; once per process, idempotent.
- *
- * `alreadySent` is @hono/node-server's `RESPONSE_ALREADY_SENT`, which its listener ignores only
- * while it is a platform `Response` (as it is when its module loads before any listener exists):
- * a light one would be written a second time, so that stops the start-up instead.
+ * The writer of `LightResponse`s; `alreadySent` is @hono/node-server's `RESPONSE_ALREADY_SENT`,
+ * whose header tells its listener an answer was written.
  */
-export function installDirectAnswers(alreadySent: Response): DirectAnswers {
-  if (installed) return installed;
-  const Base: typeof Response = globalThis.Response;
-  if ((alreadySent as unknown) instanceof Base)
-    throw new Error('RESPONSE_ALREADY_SENT is not a platform Response: load @hono/node-server/utils/response before any request listener');
-
-  class DirectAnswer extends Base {
-    /** The body when it is a string or bytes, null when there is none, undefined for any other body. */
-    readonly #body: string | Uint8Array | null | undefined;
-
-    constructor(body?: ConstructorParameters<typeof Response>[0], init?: ResponseInit) {
-      super(body, init);
-      this.#body = body === null || body === undefined ? null : typeof body === 'string' || body instanceof Uint8Array ? body : undefined;
-    }
-
-    static bodyOf(response: unknown): string | Uint8Array | null | undefined {
-      return typeof response === 'object' && response !== null && #body in response ? (response as DirectAnswer).#body : undefined;
-    }
-  }
-
-  Object.defineProperty(globalThis, 'Response', { value: DirectAnswer, writable: true, configurable: true, enumerable: false });
+export function directAnswers(alreadySent: Response): DirectAnswers {
   const write: DirectAnswers['write'] = (response, outgoing) => {
-    const body = DirectAnswer.bodyOf(response);
-    if (body === undefined) return false;
-    const { headers, status } = response as Response;
-    if (!(headers instanceof LightHeaders)) return false;
+    const parts = LightResponse.parts(response);
+    if (parts === undefined) return false;
+    const { status, body, list } = parts;
     // Kept apart from the answer with a body: one `end(body ?? undefined)` for both measured
     // about 35k more instructions per GET under callgrind (bench/instructions.ts), in five runs of five.
     if (body === null) {
-      outgoing.writeHead(status, LightHeaders.rawList(headers));
+      outgoing.writeHead(status, list);
       outgoing.end();
       return true;
     }
-    // As @hono/node-server does: a body gets a content type when none was set, and its length.
-    const list = LightHeaders.rawList(headers);
-    if (!headers.has('content-type')) list.push('content-type', DEFAULT_CONTENT_TYPE);
-    if (!headers.has('content-length')) list.push('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
+    // As @hono/node-server does: a body gets its length.
+    if (!(response as Response).headers.has('content-length')) list.push('content-length', String(Buffer.byteLength(body)));
     outgoing.writeHead(status, list);
     outgoing.end(body);
     return true;
   };
-  const sent = Object.freeze({ status: alreadySent.status, body: null, headers: new LightHeaders(alreadySent.headers) }) as unknown as Response;
-  installed = { write, sent };
-  return installed;
+  const sent = Object.freeze({ status: alreadySent.status, body: null, headers: new LightHeaders(Object.fromEntries(alreadySent.headers)) }) as unknown as Response;
+  return { write, sent };
 }

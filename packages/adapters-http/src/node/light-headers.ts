@@ -1,26 +1,32 @@
+/* eslint-disable prefer-rest-params -- what the arrays do not take reaches Node's methods with
+   exactly the arguments given (their count included), and no array is made on the calls they take. */
+import { inspect } from 'node:util';
+
 // Why a Headers of our own: Hono keeps a response's headers in a WHATWG `Headers` from the first
 // `c.header()`, and its middleware (`secureHeaders`, `requestId`, `cors`) set theirs there too.
 // Node's built-in `Headers` (undici) validates every name and value through WebIDL conversions,
 // lower-cases names into new strings and keeps a sorted copy it rebuilds after each change;
 // measured on `GET /posts/:id`, Hono's standard `secureHeaders` alone cost more instructions than
-// the rest of the request. This class keeps the same contract on two small arrays, remembers the
-// lower-case spelling and the last valid value of each name it has seen, and keeps the headers in
-// the order they were set, which is all Node's `writeHead` needs (`rawHeaderList`): the WHATWG
-// sorted view is built only when someone iterates. `installLightHeaders` puts it where Hono and
-// @hono/node-server look it up, as @hono/node-server already does with its light `Request` and
-// `Response`.
+// the rest of the request. This class keeps the headers a server sets (token names, values Node
+// can send, string arguments) on two small arrays in the order they were set, which is all
+// Node's `writeHead` needs (`rawList`). Anything else (a value Node cannot send but the standard
+// accepts, such as `\x01`, a name or value of another type, an init other than a plain record,
+// a wrong argument count) hands the headers to a Node `Headers` holding the same entries, which
+// from then on answers every call, errors included: what cannot be done on the arrays is done by
+// Node's own class. It is made the global `Headers` only by fast-globals.ts, behind a stand-in
+// that no other code can tell from Node's own class.
 
-/** `Headers` as Node provides it, kept for `instanceof` checks made against it. */
+/** `Headers` as Node provides it, the contract kept. */
 const NativeHeaders: typeof Headers = globalThis.Headers;
 
 /** RFC 9110 field-name: a token. */
 const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
- * What Node's `writeHead` refuses in a value (`ERR_INVALID_CHAR`): refused here instead, where the
- * code that set it is on the stack, rather than while the answer is being written.
+ * What Node's `writeHead` refuses in a value (`ERR_INVALID_CHAR`), and what the standard refuses
+ * (`\0`, CR, LF, code points past U+00FF): values with any of them are left to Node's class.
  */
-const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+const NOT_SENDABLE = /[^\t\x20-\x7e\x80-\xff]/;
 
 /** Leading or trailing HTTP whitespace, which a header value loses (WHATWG "normalize"). */
 const OUTER_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
@@ -28,9 +34,10 @@ const OUTER_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 /**
  * What is remembered of a header name as it was spelled: its lower-case form, that form's bit in
  * a `LightHeaders`'s presence mask (-1 past the first 31 lower-case names seen), and the last
- * valid value set under it.
+ * value set under it.
  */
 interface KnownName {
+  readonly spelling: string;
   readonly lower: string;
   readonly bit: number;
   value: string | undefined;
@@ -49,18 +56,17 @@ const knownNames = new Map<string, KnownName>();
 const MASK_BITS = 31;
 const bitOfLowerCaseName = new Map<string, number>();
 
-/** The name's entry, or an unremembered one for a name past the bounds. Throws for a name that is no token. */
-function knownName(name: string): KnownName {
-  const known = knownNames.get(name);
+/** The name's entry (an unremembered one past the bounds), or undefined for anything but a token string. */
+function lightName(name: unknown): KnownName | undefined {
+  const known = knownNames.get(name as string);
   if (known !== undefined) return known;
-  const text = String(name);
-  if (!FIELD_NAME.test(text)) throw new TypeError(`Invalid header name: "${text}"`);
-  const lower = internalized(text.toLowerCase());
-  const remembered = text.length <= MAX_REMEMBERED_LENGTH && knownNames.size < MAX_REMEMBERED_NAMES;
+  if (typeof name !== 'string' || !FIELD_NAME.test(name)) return undefined;
+  const lower = internalized(name.toLowerCase());
+  const remembered = name.length <= MAX_REMEMBERED_LENGTH && knownNames.size < MAX_REMEMBERED_NAMES;
   let bit = bitOfLowerCaseName.get(lower) ?? -1;
   if (bit === -1 && remembered && bitOfLowerCaseName.size < MASK_BITS) bitOfLowerCaseName.set(lower, (bit = bitOfLowerCaseName.size));
-  const entry: KnownName = { lower, bit, value: undefined };
-  if (remembered) knownNames.set(text, entry);
+  const entry: KnownName = { spelling: name, lower, bit, value: undefined };
+  if (remembered) knownNames.set(name, entry);
   return entry;
 }
 
@@ -76,41 +82,50 @@ function isHttpWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
 
-/** `value` normalised and checked; throws for a value Node would refuse to send. */
-function checkedValue(value: string): string {
-  let text = typeof value === 'string' ? value : String(value);
+/**
+ * `value` normalised, or undefined when it is no string or holds what Node cannot send. The
+ * server sets the same few values on every answer, so the last plain value set under each name
+ * is remembered and not checked again.
+ */
+function lightValue(name: KnownName, value: unknown): string | undefined {
+  if (value === name.value) return value as string;
+  if (typeof value !== 'string') return undefined;
+  let text = value;
   if (text.length > 0 && (isHttpWhitespace(text.charCodeAt(0)) || isHttpWhitespace(text.charCodeAt(text.length - 1))))
     text = text.replace(OUTER_WHITESPACE, '');
-  if (INVALID_VALUE.test(text)) throw new TypeError(`Invalid header value: "${text}"`);
-  return text;
-}
-
-/**
- * The value to store under `name`: the server sets the same few values on every answer, so the
- * last valid one of each name is remembered and not checked again. Values a client sent (request
- * headers are `append`ed) are checked but never remembered.
- */
-function setValue(name: KnownName, value: string): string {
-  if (value === name.value) return value;
-  const text = checkedValue(value);
+  if (NOT_SENDABLE.test(text)) return undefined;
   if (text === value && text.length <= MAX_REMEMBERED_VALUE_LENGTH) name.value = text;
   return text;
 }
 
-/** Anything `new Headers(init)` takes. */
-type Init = Iterable<readonly string[]> | Record<string, string> | LightHeaders;
+/** A record `new Headers(init)` takes as the arrays can: a plain object of string properties only. */
+function isPlainRecord(init: unknown): init is Record<string, unknown> {
+  if (typeof init !== 'object' || init === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(init);
+  return (prototype === Object.prototype || prototype === null) && Object.getOwnPropertySymbols(init).length === 0;
+}
+
+/** Node's methods, applied to Node's `Headers` behind a `LightHeaders` for what the arrays do not take. */
+const nativeMethods = NativeHeaders.prototype;
+
+/** `[name, value]` pairs as iteration gives them; `kind` picks what each step returns. */
+type Kind = 'key' | 'value' | 'key+value';
 
 /**
  * The WHATWG `Headers` contract (names case-insensitive, values normalised and checked, iteration
  * sorted by lower-case name with repeated names joined by ", " and `set-cookie` kept apart) on
- * two arrays in the order headers were added. A response has a dozen or so headers whose
- * lower-case names are the same remembered strings every time, so a scan finds one faster than
- * a hash lookup. Its prototype chain includes Node's `Headers.prototype`, so it passes
- * `instanceof` checks made against Node's own class.
+ * two arrays in the order headers were added, or on a Node `Headers` once something the arrays
+ * do not take arrived. A response has a dozen or so headers whose lower-case names are the same
+ * remembered strings every time, so a scan finds one faster than a hash lookup. Its prototype
+ * chain includes Node's `Headers.prototype`, so it passes `instanceof` checks made against Node's
+ * own class.
  */
 export class LightHeaders {
-  /** Lower-case names in the order they were added; a name added several times (`append`) has several slots. */
-  #names: string[] = [];
+  /**
+   * The names in the order they were added, as remembered (lower-case form and spelling, which
+   * Node's class keeps too and shows); a name added several times (`append`) has several slots.
+   */
+  #names: KnownName[] = [];
   #values: string[] = [];
   /**
    * Which names with a presence bit are here: most lookups are of a name that is absent (a
@@ -119,121 +134,190 @@ export class LightHeaders {
   #mask = 0;
   /** Whether some name has more than one slot (`append`ed again), which `rawList` then joins. */
   #repeated = false;
+  /** The iteration view, kept until the next change. */
+  #sorted: [string, string][] | undefined;
+  /** Node's `Headers` that answers every call once set (the arrays are then left empty). */
+  #native: Headers | undefined;
 
-  constructor(init?: Init | null) {
-    if (init === undefined || init === null) return;
-    if (init instanceof LightHeaders) {
+  constructor(init?: unknown) {
+    if (init === undefined) return;
+    if (typeof init === 'object' && init !== null && #native in init && init.#native === undefined) {
       this.#names = init.#names.slice();
       this.#values = init.#values.slice();
       this.#mask = init.#mask;
       this.#repeated = init.#repeated;
-    } else if (typeof (init as Iterable<readonly string[]>)[Symbol.iterator] === 'function') {
-      for (const pair of init as Iterable<readonly string[]>) {
-        if (pair.length !== 2) throw new TypeError('Each header pair must be a name and a value');
-        this.append(pair[0] as string, pair[1] as string);
-      }
-    } else if (typeof init === 'object') {
-      const record = init as Record<string, string>;
-      for (const name of Object.keys(record)) this.append(name, record[name] as string);
-    } else {
-      throw new TypeError('Headers init must be an object');
+      return;
     }
+    if (isPlainRecord(init) && this.#fill(init)) return;
+    this.#clear();
+    // Node's conversions, errors included, for every other init.
+    this.#native = new NativeHeaders(init as ConstructorParameters<typeof Headers>[0]);
+  }
+
+  /** Adds the record's entries to the arrays; false (half filled) when one is not for them. */
+  #fill(record: Record<string, unknown>): boolean {
+    for (const name of Object.keys(record)) {
+      const known = lightName(name);
+      if (known === undefined) return false;
+      const text = lightValue(known, record[name]);
+      if (text === undefined) return false;
+      this.#appendLight(known, text);
+    }
+    return true;
+  }
+
+  /** Whether `value` is a `LightHeaders` still on its arrays. */
+  static isLight(value: unknown): value is LightHeaders {
+    return typeof value === 'object' && value !== null && #native in value && value.#native === undefined;
+  }
+
+  /**
+   * From now on `headers` answers from `native`, which holds the same entries (a `Response` Node
+   * built from them): the response and its headers then share one list.
+   */
+  static adopt(headers: LightHeaders, native: Headers): void {
+    headers.#native = native;
+    headers.#clear();
+  }
+
+  /** Node's `Headers` with the same entries, as spelled and in the same order (the one answering, once there is one). */
+  static nativeCopy(headers: LightHeaders): Headers {
+    if (headers.#native !== undefined) return headers.#native;
+    const native = new NativeHeaders();
+    for (let i = 0; i < headers.#names.length; i++) native.append((headers.#names[i] as KnownName).spelling, headers.#values[i] as string);
+    return native;
+  }
+
+  /** Node's `Headers` with the same entries, which answers every call from now on. */
+  #materialize(): Headers {
+    if (this.#native !== undefined) return this.#native;
+    const native = new NativeHeaders();
+    const names = this.#names;
+    for (let i = 0; i < names.length; i++) native.append((names[i] as KnownName).spelling, this.#values[i] as string);
+    this.#native = native;
+    this.#clear();
+    return native;
+  }
+
+  #clear(): void {
+    this.#names = [];
+    this.#values = [];
+    this.#mask = 0;
+    this.#repeated = false;
+    this.#sorted = undefined;
   }
 
   append(name: string, value: string): void {
-    const known = knownName(name);
-    const text = checkedValue(value);
-    if (!this.#repeated && !this.#absent(known) && this.#names.includes(known.lower)) this.#repeated = true;
-    this.#add(known, text);
-  }
-
-  set(name: string, value: string): void {
-    const known = knownName(name);
-    const text = setValue(known, value);
-    if (this.#absent(known)) return this.#add(known, text);
-    const lower = known.lower;
-    const names = this.#names;
-    for (let i = 0; i < names.length; i++) {
-      if (names[i] === lower) {
-        this.#values[i] = text;
-        this.#remove(lower, i + 1);
+    if (this.#native === undefined && arguments.length >= 2) {
+      const known = lightName(name);
+      const text = known === undefined ? undefined : lightValue(known, value);
+      if (known !== undefined && text !== undefined) {
+        if (!this.#repeated && !this.#absent(known) && this.#slotOf(known.lower, 0) !== -1) this.#repeated = true;
+        this.#appendLight(known, text);
         return;
       }
     }
-    this.#add(known, text);
+    Reflect.apply(nativeMethods.append, this.#materialize(), arguments);
+  }
+
+  set(name: string, value: string): void {
+    if (this.#native === undefined && arguments.length >= 2) {
+      const known = lightName(name);
+      const text = known === undefined ? undefined : lightValue(known, value);
+      if (known !== undefined && text !== undefined) {
+        this.#setLight(known, text);
+        return;
+      }
+    }
+    Reflect.apply(nativeMethods.set, this.#materialize(), arguments);
   }
 
   get(name: string): string | null {
-    const known = knownName(name);
-    if (this.#absent(known)) return null;
-    const lower = known.lower;
-    const names = this.#names;
-    let value: string | null = null;
-    for (let i = 0; i < names.length; i++)
-      if (names[i] === lower) value = value === null ? (this.#values[i] as string) : `${value}, ${this.#values[i] as string}`;
-    return value;
+    if (this.#native === undefined && arguments.length >= 1) {
+      const known = lightName(name);
+      if (known !== undefined) {
+        if (this.#absent(known)) return null;
+        const lower = known.lower;
+        const names = this.#names;
+        let value: string | null = null;
+        for (let i = 0; i < names.length; i++)
+          if ((names[i] as KnownName).lower === lower) value = value === null ? (this.#values[i] as string) : `${value}, ${this.#values[i] as string}`;
+        return value;
+      }
+    }
+    return Reflect.apply(nativeMethods.get, this.#materialize(), arguments) as string | null;
   }
 
   has(name: string): boolean {
-    const known = knownName(name);
-    if (known.bit !== -1) return (this.#mask & (1 << known.bit)) !== 0;
-    const lower = known.lower;
-    const names = this.#names;
-    for (let i = 0; i < names.length; i++) if (names[i] === lower) return true;
-    return false;
+    if (this.#native === undefined && arguments.length >= 1) {
+      const known = lightName(name);
+      if (known !== undefined) {
+        if (known.bit !== -1) return (this.#mask & (1 << known.bit)) !== 0;
+        return this.#slotOf(known.lower, 0) !== -1;
+      }
+    }
+    return Reflect.apply(nativeMethods.has, this.#materialize(), arguments) as boolean;
   }
 
   delete(name: string): void {
-    const known = knownName(name);
-    if (this.#absent(known)) return;
-    this.#remove(known.lower, 0);
-    if (known.bit !== -1) this.#mask &= ~(1 << known.bit);
-  }
-
-  /** Whether the mask says the name is not here (false when it cannot tell). */
-  #absent(known: KnownName): boolean {
-    return known.bit !== -1 && (this.#mask & (1 << known.bit)) === 0;
-  }
-
-  #add(known: KnownName, text: string): void {
-    this.#names.push(known.lower);
-    this.#values.push(text);
-    if (known.bit !== -1) this.#mask |= 1 << known.bit;
-  }
-
-  /** Removes every slot of `lower` from slot `from` on. */
-  #remove(lower: string, from: number): void {
-    const names = this.#names;
-    for (let i = names.length - 1; i >= from; i--) {
-      if (names[i] === lower) {
-        names.splice(i, 1);
-        this.#values.splice(i, 1);
+    if (this.#native === undefined && arguments.length >= 1) {
+      const known = lightName(name);
+      if (known !== undefined) {
+        if (this.#absent(known)) return;
+        this.#remove(known.lower, 0);
+        if (known.bit !== -1) this.#mask &= ~(1 << known.bit);
+        this.#sorted = undefined;
+        return;
       }
     }
+    Reflect.apply(nativeMethods.delete, this.#materialize(), arguments);
   }
 
   getSetCookie(): string[] {
+    if (this.#native !== undefined) return this.#native.getSetCookie();
     const cookies: string[] = [];
     const names = this.#names;
-    for (let i = 0; i < names.length; i++) if (names[i] === 'set-cookie') cookies.push(this.#values[i] as string);
+    for (let i = 0; i < names.length; i++) if ((names[i] as KnownName).lower === 'set-cookie') cookies.push(this.#values[i] as string);
     return cookies;
   }
 
-  forEach(callback: (value: string, name: string, parent: LightHeaders) => void, thisArg?: unknown): void {
-    for (const [name, value] of this.#sorted()) callback.call(thisArg, value, name, this);
+  forEach(callback: (value: string, name: string, parent: LightHeaders) => void, thisArg: unknown = globalThis): void {
+    // Node's own checks and messages for a missing or uncallable callback.
+    if (typeof callback !== 'function') Reflect.apply(nativeMethods.forEach, new NativeHeaders(), arguments);
+    for (const [name, value] of new LightHeadersIterator(this, 'key+value') as unknown as Iterable<[string, string]>)
+      callback.call(thisArg, value, name, this);
   }
 
-  /** The entries as iteration gives them: sorted by name, repeated names joined (but `set-cookie`). */
-  #sorted(): [string, string][] {
+  entries(): IterableIterator<[string, string]> {
+    return new LightHeadersIterator(this, 'key+value') as unknown as IterableIterator<[string, string]>;
+  }
+
+  keys(): IterableIterator<string> {
+    return new LightHeadersIterator(this, 'key') as unknown as IterableIterator<string>;
+  }
+
+  values(): IterableIterator<string> {
+    return new LightHeadersIterator(this, 'value') as unknown as IterableIterator<string>;
+  }
+
+  declare [Symbol.iterator]: () => IterableIterator<[string, string]>;
+
+  /** The entries as iteration gives them now: sorted by name, repeated names joined (but `set-cookie`). */
+  static sortedEntries(headers: LightHeaders): readonly [string, string][] {
+    if (headers.#native !== undefined) return [...headers.#native];
+    return (headers.#sorted ??= headers.#sortedLight());
+  }
+
+  #sortedLight(): [string, string][] {
     const names = this.#names;
     const values = this.#values;
     // An insertion sort of slot numbers: stable, and for a dozen headers cheaper than
     // Array.prototype.sort with a comparator.
     const order: number[] = [];
     for (let i = 0; i < names.length; i++) {
-      const name = names[i] as string;
+      const name = (names[i] as KnownName).lower;
       let at = order.length;
-      while (at > 0 && (names[order[at - 1] as number] as string) > name) {
+      while (at > 0 && (names[order[at - 1] as number] as KnownName).lower > name) {
         order[at] = order[at - 1] as number;
         at--;
       }
@@ -241,7 +325,7 @@ export class LightHeaders {
     }
     const entries: [string, string][] = [];
     for (const i of order) {
-      const name = names[i] as string;
+      const name = (names[i] as KnownName).lower;
       const last = entries[entries.length - 1];
       if (last !== undefined && last[0] === name && name !== 'set-cookie') last[1] += `, ${values[i] as string}`;
       else entries.push([name, values[i] as string]);
@@ -249,66 +333,116 @@ export class LightHeaders {
     return entries;
   }
 
-  entries(): IterableIterator<[string, string]> {
-    return this.#sorted().values();
+  /** Whether the mask says the name is not here (false when it cannot tell). */
+  #absent(known: KnownName): boolean {
+    return known.bit !== -1 && (this.#mask & (1 << known.bit)) === 0;
   }
 
-  keys(): IterableIterator<string> {
-    return this.#sorted()
-      .map(([name]) => name)
-      .values();
+  #appendLight(known: KnownName, text: string): void {
+    this.#names.push(known);
+    this.#values.push(text);
+    if (known.bit !== -1) this.#mask |= 1 << known.bit;
+    this.#sorted = undefined;
   }
 
-  values(): IterableIterator<string> {
-    return this.#sorted()
-      .map(([, value]) => value)
-      .values();
+  #setLight(known: KnownName, text: string): void {
+    this.#sorted = undefined;
+    if (this.#absent(known)) return this.#appendLight(known, text);
+    const lower = known.lower;
+    const names = this.#names;
+    for (let i = 0; i < names.length; i++) {
+      if ((names[i] as KnownName).lower === lower) {
+        names[i] = known;
+        this.#values[i] = text;
+        this.#remove(lower, i + 1);
+        return;
+      }
+    }
+    this.#appendLight(known, text);
   }
 
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.entries();
+  /** Removes every slot of `lower` from slot `from` on. */
+  #remove(lower: string, from: number): void {
+    const names = this.#names;
+    for (let i = names.length - 1; i >= from; i--) {
+      if ((names[i] as KnownName).lower === lower) {
+        names.splice(i, 1);
+        this.#values.splice(i, 1);
+      }
+    }
   }
 
-  get [Symbol.toStringTag](): string {
-    return 'Headers';
+  /** The first slot of `lower` from slot `from` on, or -1. */
+  #slotOf(lower: string, from: number): number {
+    const names = this.#names;
+    for (let i = from; i < names.length; i++) if ((names[i] as KnownName).lower === lower) return i;
+    return -1;
   }
 
   /**
    * The headers as Node's `writeHead` takes them, `[name, value, name, value, …]`, in the order
-   * they were first set, with nothing checked again. A name set several times is one line of
-   * its values joined by ", ", as the WHATWG view has it, but `set-cookie`, one line per cookie.
+   * they were first set, with nothing checked again; undefined once Node's `Headers` holds them.
+   * A name set several times is one line of its values joined by ", ", as the WHATWG view has
+   * it, but `set-cookie`, one line per cookie.
    */
-  static rawList(headers: LightHeaders): string[] {
+  static rawList(headers: LightHeaders): string[] | undefined {
+    if (headers.#native !== undefined) return undefined;
     const names = headers.#names;
     const values = headers.#values;
     const list: string[] = [];
     if (!headers.#repeated) {
-      for (let i = 0; i < names.length; i++) list.push(names[i] as string, values[i] as string);
+      for (let i = 0; i < names.length; i++) list.push((names[i] as KnownName).lower, values[i] as string);
       return list;
     }
     for (let i = 0; i < names.length; i++) {
-      const name = names[i] as string;
-      if (name !== 'set-cookie' && names.indexOf(name) < i) continue;
+      const name = (names[i] as KnownName).lower;
+      if (name !== 'set-cookie' && headers.#slotOf(name, 0) < i) continue;
       let value = values[i] as string;
-      if (name !== 'set-cookie') for (let j = i + 1; j < names.length; j++) if (names[j] === name) value += `, ${values[j] as string}`;
+      if (name !== 'set-cookie') for (let j = i + 1; j < names.length; j++) if ((names[j] as KnownName).lower === name) value += `, ${values[j] as string}`;
       list.push(name, value);
     }
     return list;
   }
 }
 
-Object.setPrototypeOf(LightHeaders.prototype, NativeHeaders.prototype);
-Object.defineProperty(LightHeaders.prototype, Symbol.for('nodejs.util.inspect.custom'), {
-  value(this: LightHeaders) {
-    return `Headers ${JSON.stringify(Object.fromEntries(this.entries()))}`;
+/**
+ * The iterator `entries()`, `keys()` and `values()` return: live like Node's (each step reads the
+ * headers as they are then), and a "Headers Iterator" as Node's is.
+ */
+class LightHeadersIterator {
+  readonly #headers: LightHeaders;
+  readonly #kind: Kind;
+  #index = 0;
+
+  constructor(headers: LightHeaders, kind: Kind) {
+    this.#headers = headers;
+    this.#kind = kind;
+  }
+
+  next(): IteratorResult<unknown> {
+    const entries = LightHeaders.sortedEntries(this.#headers);
+    if (this.#index >= entries.length) return { value: undefined, done: true };
+    const entry = entries[this.#index++] as [string, string];
+    return { value: this.#kind === 'key' ? entry[0] : this.#kind === 'value' ? entry[1] : [entry[0], entry[1]], done: false };
+  }
+}
+
+const iteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())) as object;
+Object.setPrototypeOf(LightHeadersIterator.prototype, iteratorPrototype);
+Object.defineProperty(LightHeadersIterator.prototype, Symbol.toStringTag, { value: 'Headers Iterator', configurable: true });
+Object.defineProperty(LightHeadersIterator.prototype, Symbol.iterator, {
+  value: function (this: unknown) {
+    return this;
   },
+  writable: true,
+  configurable: true,
 });
 
-/**
- * Makes `LightHeaders` the process's global `Headers`, where Hono's `Context` and
- * @hono/node-server create and recognise response headers. Once per process; idempotent.
- */
-export function installLightHeaders(): void {
-  if (globalThis.Headers === (LightHeaders as unknown as typeof Headers)) return;
-  Object.defineProperty(globalThis, 'Headers', { value: LightHeaders, writable: true, configurable: true, enumerable: false });
-}
+Object.setPrototypeOf(LightHeaders.prototype, NativeHeaders.prototype);
+Object.defineProperty(LightHeaders.prototype, Symbol.iterator, { value: LightHeaders.prototype.entries, writable: true, configurable: true });
+Object.defineProperty(LightHeaders.prototype, inspect.custom, {
+  value(this: LightHeaders, depth: number, options: object) {
+    // As Node shows its own: Node's class with the same entries, shown by Node.
+    return inspect(LightHeaders.nativeCopy(this), { ...options, depth });
+  },
+});

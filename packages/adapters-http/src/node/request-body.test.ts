@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../http-errors.js';
-import { BodyBuffer, continueWhenRead, readRequestBody, requestsWithBodyBuffer } from './request-body.js';
+import { BodyBuffer } from '../request/body-buffer.js';
+import { continueWhenRead, readRequestBody, requestsWithBodyBuffer } from './request-body.js';
 
 describe('BodyBuffer', () => {
   it('keeps a body that comes whole in its first piece as that piece, without a copy, unless the piece shares its memory', () => {

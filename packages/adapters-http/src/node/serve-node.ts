@@ -1,3 +1,4 @@
+import type * as HonoNodeServer from '@hono/node-server';
 import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -5,9 +6,11 @@ import type { AddressInfo, Socket } from 'node:net';
 import { SECURITY_HEADERS } from '../response/security-headers.js';
 import { MAX_BODY_BYTES } from '../body-limit.js';
 import { answerClientErrorsWithJson, answerConnectWithJson, answerWithJson, requestErrorResponse } from './client-error-response.js';
-import { installDirectAnswers, type DirectAnswers } from './direct-answers.js';
-import { installLightHeaders } from './light-headers.js';
+import { directAnswers, type DirectAnswers } from './direct-answers.js';
+import { fastGlobalsHeld, holdFastGlobals } from './fast-globals.js';
+import { LightHeaders } from './light-headers.js';
 import { ClosingConnections, DEFAULT_LINGER, hasBody, lingeringResponses, type LingerBounds } from './lingering-close.js';
+import { withNodeFacts } from './node-bindings.js';
 import { continueWhenRead, dropRequestBody, requestsWithBodyBuffer } from './request-body.js';
 
 /**
@@ -64,6 +67,12 @@ export interface ServeNodeOptions {
   readonly connections?: Partial<ConnectionLimits>;
   /** The most of a request body the server keeps, as the API's body limit (1 MiB) by default. */
   readonly maxBodyBytes?: number;
+  /**
+   * Whether Hono's answers are built and written on the fast path (fast-globals.ts), true by
+   * default. Off, the process's globals are never changed and every answer is Node's own
+   * `Response`, written by @hono/node-server.
+   */
+  readonly fastPath?: boolean;
 }
 
 /** A listening Node server. */
@@ -101,25 +110,29 @@ export interface FetchApp {
  * an answer that closes it.
  *
  * This is where inkwell is made fast on Node, so that the app is plain Hono (see "Where speed
- * lives" in docs/architecture.md): the global `Headers` Hono builds answers with is
- * `LightHeaders`, and answers with a string body are written to Node directly (direct-answers.ts).
+ * lives" in docs/architecture.md): with `fastPath` on, while the server is open the global
+ * `Headers` and `Response` are stand-ins for Node's own that build light objects
+ * (fast-globals.ts), and answers with a string body or none are written to Node directly
+ * (direct-answers.ts); `close()` lets go of them. It throws at start-up if that path would not be
+ * taken (@hono/node-server copying request headers, because it was loaded before the stand-ins).
  */
 export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promise<NodeServer> {
   const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts };
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
   const connections = new ClosingConnections({ ...DEFAULT_LINGER, ...options.linger }, limits.lingering);
-  installLightHeaders();
-  // Loaded once `Headers` is the light one: @hono/node-server reads request headers straight from
-  // Node's request only while the global `Headers` is the one it saw when it was loaded, and
-  // copies every request header into a new `Headers` otherwise.
-  const { getRequestListener, RequestError } = await import('@hono/node-server');
-  const listener = getRequestListener((request, env) => directlyAnswered(app, request, env, direct), {
-    hostname: options.host,
-    errorHandler: requestErrorResponse(SECURITY_HEADERS, RequestError),
-  });
-  // After the listener, which makes @hono/node-server's light `Response` the global one that
-  // direct answers extend; no request arrives before the server listens, below.
-  const direct = installDirectAnswers(RESPONSE_ALREADY_SENT);
+  const { getRequestListener, RequestError } = await loadNodeServer();
+  const fast = options.fastPath ?? true;
+  const release = fast ? holdFastGlobals() : () => {};
+  let listener: Listener;
+  try {
+    const listenerOptions = { hostname: options.host, overrideGlobalObjects: false, errorHandler: requestErrorResponse(SECURITY_HEADERS, RequestError) };
+    if (fast) checkFastPath(getRequestListener);
+    const direct = fast ? directAnswers(RESPONSE_ALREADY_SENT) : undefined;
+    listener = getRequestListener((request, env) => directlyAnswered(app, request, env, direct), listenerOptions);
+  } catch (error) {
+    release();
+    throw error;
+  }
   // createAdaptorServer without its shortcut, for the errorHandler: requests the adapter cannot
   // translate answer JSON too.
   const server: Server = createServer({
@@ -155,13 +168,18 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
   answerConnectWithJson(server, connections, SECURITY_HEADERS);
   answerClientErrorsWithJson(server, connections, SECURITY_HEADERS);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    release();
+    throw error;
+  }
 
   const { port } = server.address() as AddressInfo;
   const drain = () => {
@@ -179,12 +197,53 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     drain,
     close: () => {
       drain();
-      return (closing ??= stop(server));
+      return (closing ??= stop(server).finally(release));
     },
   };
 }
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
+type NodeServerModule = typeof HonoNodeServer;
+
+/**
+ * @hono/node-server, loaded with the stand-ins held: it reads request headers from Node's request
+ * lazily only while the global `Headers` is the one it found when it loaded (and copies them into
+ * a new `Headers` otherwise), so the fast path needs the stand-in found. Off the fast path, the
+ * copy is into Node's own `Headers`.
+ */
+async function loadNodeServer(): Promise<NodeServerModule> {
+  const release = holdFastGlobals();
+  try {
+    return await import('@hono/node-server');
+  } finally {
+    release();
+  }
+}
+
+/** A GET request as Node's parser hands it over, enough for @hono/node-server to build its request. */
+const PROBE_REQUEST = { method: 'GET', url: '/', headers: { host: 'probe' }, rawHeaders: ['host', 'probe'], socket: {} };
+
+/**
+ * Throws unless the fast path is what requests will take: the stand-ins are the globals, and
+ * @hono/node-server reads request headers lazily (a request run through a listener of its own, to
+ * a handler that only looks at the headers' class, says which).
+ */
+function checkFastPath(getRequestListener: NodeServerModule['getRequestListener']): void {
+  if (!fastGlobalsHeld()) throw new Error('serveNode: the fast path is not active: some other code replaced the global Headers or Response');
+  let copied: boolean | undefined;
+  const probe = getRequestListener(
+    (request) => {
+      copied = Object.getPrototypeOf(request.headers) === LightHeaders.prototype || Object.getPrototypeOf(request.headers) === globalThis.Headers.prototype;
+      throw new Error('probe');
+    },
+    { overrideGlobalObjects: false, autoCleanupIncoming: false, errorHandler: () => undefined },
+  );
+  void probe(PROBE_REQUEST as unknown as IncomingMessage, { on() {} } as unknown as ServerResponse);
+  if (copied !== false)
+    throw new Error(
+      'serveNode: the fast path is not active: @hono/node-server was loaded before serveNode with Node’s own Headers, so it would copy every request’s headers; load it after, or pass fastPath: false',
+    );
+}
 
 /** The response of the last request run on each connection: during a drain, the one whose answer closes it. */
 const lastResponses = new WeakMap<Socket, ServerResponse>();
@@ -227,19 +286,19 @@ function requestGate(connections: ClosingConnections, draining: { readonly now: 
 }
 
 /**
- * `app.fetch`, with every answer the direct writer can write written to Node's response at once;
- * @hono/node-server is then told it was sent (its documented `RESPONSE_ALREADY_SENT`) and writes
- * every other answer itself. An answer ready before the request's body has all arrived waits
+ * `app.fetch`, with every answer the direct writer can write (on the fast path) written to Node's
+ * response at once; @hono/node-server is then told it was sent (its documented
+ * `RESPONSE_ALREADY_SENT`) and writes every other answer itself. An answer ready before the request's body has all arrived waits
  * until the parser has run through what the socket has already received: a body sent with its
  * request (a `DELETE` with `{}`) is then complete, and the answer keeps the connection alive as
  * for any request read in full; otherwise it is an early answer, and closes it.
  */
-function directlyAnswered(app: FetchApp, request: Request, env: HttpBindings | Http2Bindings, direct: DirectAnswers): Response | Promise<Response> {
+function directlyAnswered(app: FetchApp, request: Request, env: HttpBindings | Http2Bindings, direct: DirectAnswers | undefined): Response | Promise<Response> {
   // A `node:http` server: its responses are `ServerResponse`s.
   const outgoing = env.outgoing as HttpBindings['outgoing'];
-  const answered = (response: Response) => (direct.write(response, outgoing) ? direct.sent : response);
+  const answered = (response: Response) => (direct !== undefined && direct.write(response, outgoing) ? direct.sent : response);
   const settled = (response: Response) => (bodyArriving(outgoing.req) ? afterThisRead().then(() => answered(response)) : answered(response));
-  const answer = app.fetch(request, env);
+  const answer = app.fetch(request, withNodeFacts(env as HttpBindings));
   return answer instanceof Promise ? answer.then(settled) : settled(answer);
 }
 

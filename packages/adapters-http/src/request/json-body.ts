@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HttpError } from '../http-errors.js';
 import { MAX_BODY_BYTES } from '../body-limit.js';
-import { readBodyAtMost, sendsBody } from '../node/node-bindings.js';
+import { readBodyAtMost, sendsBody } from './request-facts.js';
 
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;

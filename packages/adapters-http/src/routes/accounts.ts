@@ -26,7 +26,7 @@ import {
 } from '@inkwell/domain';
 import type { Context } from 'hono';
 import type { HttpDeps } from '../http-deps.js';
-import { clientAddressResolver } from '../node/client-address.js';
+import { clientAddressResolver } from '../request/client-address.js';
 import {
   bearerOperation,
   bodyFailures,

@@ -6,7 +6,7 @@ import { watchEventLoop } from '../event-loop-watchdog.js';
 import { exitOnUncaughtErrors } from '../fatal-errors.js';
 import { createLogger } from '../logger.js';
 
-const logger = createLogger('info').child({ pid: process.pid });
+const logger = createLogger('info', undefined, { pid: process.pid });
 exitOnUncaughtErrors(logger);
 watchEventLoop(logger, { stallMs: 1000, beatMs: 100 });
 logger.info('watching');

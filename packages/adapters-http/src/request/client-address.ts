@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { isIP } from 'node:net';
-import { socketAddress } from './node-bindings.js';
+import { socketAddress } from './request-facts.js';
 
 /**
  * How the server names a client for the per-address limits. Without a trusted proxy it is the

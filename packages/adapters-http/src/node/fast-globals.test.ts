@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const child = fileURLToPath(new URL('../test-support/globals-child.ts', import.meta.url));
+
+/** What globals-child.ts reports, run in a fresh process (nothing loaded before it but Node). */
+async function report(...args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, ['--conditions=source', '--import', 'tsx', child, ...args], { cwd: fileURLToPath(new URL('../..', import.meta.url)) });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+describe('a process serving on the fast path, seen from outside the adapter', () => {
+  it('sees Headers, Request, Response and fetch behave as Node’s own, and gets Node’s own back after close()', async () => {
+    const seen = await report();
+    // While two servers serve: only Headers and Response are stand-ins, with Node's prototypes, statics and names.
+    expect(seen.identity).toStrictEqual({ replaced: ['Headers', 'Response'], sameStatics: true, samePrototypes: true, sameNames: ['Headers', 'Response', 0, 0] });
+    // Every operation, value and instanceof check gives what Node's classes give (values, errors and messages alike).
+    const withNodes = seen.withNodes as Record<string, unknown>;
+    expect(Object.keys(withNodes).length).toBeGreaterThan(100);
+    expect(seen.withStandIns).toStrictEqual(withNodes);
+    // What the standard accepts is accepted, and instanceof holds both ways, fetch() results included.
+    expect(withNodes['set(X-Name, "control\\u0001")']).toStrictEqual({ value: [[['x-name', 'control\u0001, control\u0001']], 'control\u0001, control\u0001', true] });
+    expect(withNodes['set(X-Name, "delete\u007f")']).toStrictEqual({ value: [[['x-name', 'delete\u007f, delete\u007f']], 'delete\u007f, delete\u007f', true] });
+    const both = { headers: [false, false], request: [false, false], response: [true, true] };
+    expect(withNodes['fetch()']).toStrictEqual({ value: [200, both, { ...both, headers: [true, true], response: [false, false] }, 'hi'] });
+    expect((withNodes['Response.json'] as { value: unknown[] }).value[3]).toStrictEqual(both);
+    expect((withNodes['Response.redirect'] as { value: unknown[] }).value[2]).toStrictEqual(both);
+    expect((withNodes['Response.error'] as { value: unknown[] }).value[2]).toStrictEqual(both);
+    // One server closed: the other still holds the stand-ins. Both closed: the very same globals, with the same descriptors.
+    expect(seen.afterFirstClose).toStrictEqual([]);
+    expect(seen.restored).toBe(true);
+  });
+
+  it('refuses to start when @hono/node-server was loaded first, and leaves the globals as they were', async () => {
+    const seen = await report('node-server-first');
+    expect(seen.failure).toStrictEqual({ error: expect.stringContaining('the fast path is not active: @hono/node-server was loaded before serveNode') });
+    expect(seen.globalsKept).toBe(true);
+  });
+});
