@@ -19,14 +19,13 @@
 //   pnpm -s build && tsx bench/instructions.ts [--endpoints post,list,me,create] [--requests 2000]
 //     [--warmup 20000] [--only <regular expression of server names>] [--before <built checkout>]
 //     [--functions N]
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { costByFunction } from './lib/callgrind.js';
+import { callgrindControl, costByFunction, hasValgrind, readDump, startCounted } from './lib/callgrind.js';
 import { captureDataset, writeDataset, type Endpoint, type SignedUp } from './lib/same-work.js';
 import { sendExpecting, sendMany, type Call } from './lib/http-client.js';
-import { COMPARED, comparedArgs, freePort, inkwellArgs, inkwellEnv, repositoryRoot, startArgs, startServer, type Compared, type ServerProcess } from './lib/processes.js';
+import { COMPARED, comparedArgs, freePort, inkwellArgs, inkwellEnv, repositoryRoot, startArgs, startServer, type Compared } from './lib/processes.js';
 
 const { values } = parseArgs({
   options: {
@@ -45,15 +44,7 @@ const only = values.only === undefined ? undefined : new RegExp(values.only);
 const REQUESTS = Number(values.requests);
 const WARMUP = Number(values.warmup);
 const rawDir = `${repositoryRoot}bench/results/raw/instructions/`;
-// vgdb, which callgrind_control talks through, names its pipes after USER and HOST.
-const VGDB_ENV = { USER: 'bench', LOGNAME: 'bench', HOST: '127.0.0.1' };
-
-try {
-  execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
-} catch {
-  console.error('valgrind is not installed (Debian: apt-get install valgrind)');
-  process.exit(1);
-}
+if (!hasValgrind()) process.exit(1);
 
 // ---------------------------------------------------------------------------------------------
 // What is counted
@@ -114,39 +105,6 @@ async function prepare(url: string): Promise<State & { readonly signedUp: Signed
 // ---------------------------------------------------------------------------------------------
 // Counting
 
-async function startCounted(variant: Variant, outDir: string): Promise<ServerProcess> {
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  return startServer(
-    {
-      name: variant.name,
-      args: FUNCTIONS > 0 ? ['--perf-basic-prof', '--logfile=/dev/null', ...variant.args] : variant.args,
-      env: { ...variant.env, ...VGDB_ENV },
-      launcher: ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', '--smc-check=all-non-file', `--callgrind-out-file=${outDir}cg.%p`],
-      readyPath: '/health',
-      readyTimeoutMs: 120_000,
-    },
-    await freePort(),
-  );
-}
-
-function callgrindControl(pid: number, ...args: string[]): void {
-  execFileSync('callgrind_control', [...args, String(pid)], { env: { ...process.env, ...VGDB_ENV }, stdio: 'ignore' });
-}
-
-/** The totals of the dump taken by `callgrind_control -d` (files `cg.PID.1-TT`, one per thread; thread 01 is the main one). */
-function readDump(outDir: string): { mainThread: number; allThreads: number; mainThreadFile: string } {
-  let mainThread = 0;
-  let allThreads = 0;
-  let mainThreadFile = '';
-  for (const file of readdirSync(outDir).filter((name) => /\.\d+\.1-\d+$/.test(name))) {
-    const total = Number(/^summary: (\d+)/m.exec(readFileSync(`${outDir}${file}`, 'utf8'))?.[1] ?? 0);
-    allThreads += total;
-    if (file.endsWith('-01')) [mainThread, mainThreadFile] = [total, `${outDir}${file}`];
-  }
-  return { mainThread, allThreads, mainThreadFile };
-}
-
 interface Count {
   readonly endpoint: string;
   readonly name: string;
@@ -156,7 +114,7 @@ interface Count {
 
 async function count(variant: Variant, key: string, baselineState: State): Promise<Count> {
   const outDir = `${rawDir}${key}-${variant.name.replace(/\W+/g, '-')}/`;
-  const server = await startCounted(variant, outDir);
+  const server = await startCounted({ name: variant.name, args: variant.args, env: variant.env, readyPath: '/health' }, outDir, FUNCTIONS > 0);
   let endpoint: Endpoint;
   try {
     endpoint = (ENDPOINTS[key] as (state: State) => Endpoint)(variant.isInkwell ? await prepare(server.url) : baselineState);

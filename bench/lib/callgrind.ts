@@ -1,4 +1,57 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { freePort, startServer, type ServerProcess, type ServerSpec } from './processes.js';
+
+// vgdb, which callgrind_control talks through, names its pipes after USER and HOST.
+const VGDB_ENV = { USER: 'bench', LOGNAME: 'bench', HOST: '127.0.0.1' };
+
+/** Whether valgrind is installed; says how to install it when not. */
+export function hasValgrind(): boolean {
+  try {
+    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    console.error('valgrind is not installed (Debian: apt-get install valgrind)');
+    return false;
+  }
+}
+
+/**
+ * A server started under callgrind with counting off, its dumps written to `outDir` (emptied
+ * first); `perfMap` adds V8's perf map, to name JIT-compiled code.
+ */
+export async function startCounted(spec: Omit<ServerSpec, 'launcher' | 'cpus'>, outDir: string, perfMap = false): Promise<ServerProcess> {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  return startServer(
+    {
+      ...spec,
+      args: perfMap ? ['--perf-basic-prof', '--logfile=/dev/null', ...spec.args] : spec.args,
+      env: { ...spec.env, ...VGDB_ENV },
+      launcher: ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', '--smc-check=all-non-file', `--callgrind-out-file=${outDir}cg.%p`],
+      readyTimeoutMs: spec.readyTimeoutMs ?? 120_000,
+    },
+    await freePort(),
+  );
+}
+
+/** `callgrind_control <args> <pid>`: `-i on` starts counting, `-d` dumps what was counted. */
+export function callgrindControl(pid: number, ...args: string[]): void {
+  execFileSync('callgrind_control', [...args, String(pid)], { env: { ...process.env, ...VGDB_ENV }, stdio: 'ignore' });
+}
+
+/** The totals of the dump taken by `callgrind_control -d` (files `cg.PID.1-TT`, one per thread; thread 01 is the main one). */
+export function readDump(outDir: string): { mainThread: number; allThreads: number; mainThreadFile: string } {
+  let mainThread = 0;
+  let allThreads = 0;
+  let mainThreadFile = '';
+  for (const file of readdirSync(outDir).filter((name) => /\.\d+\.1-\d+$/.test(name))) {
+    const total = Number(/^summary: (\d+)/m.exec(readFileSync(`${outDir}${file}`, 'utf8'))?.[1] ?? 0);
+    allThreads += total;
+    if (file.endsWith('-01')) [mainThread, mainThreadFile] = [total, `${outDir}${file}`];
+  }
+  return { mainThread, allThreads, mainThreadFile };
+}
 
 /** Instructions spent in one function itself (not in what it calls), per counted request. */
 export interface FunctionCost {

@@ -1,9 +1,10 @@
 import { createInkwellClient } from '@inkwell/adapters-http/client';
 import type { Post, PostPage, PublicUser } from '@inkwell/domain';
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { readConfig, createLogger, startServer, type RunningServer } from '@inkwell/app';
 import { typedClientExample } from './typed-client.js';
 import { TEST_JWT_SECRET as JWT_SECRET } from '../support/fixtures.js';
+import { capturedPino } from '../support/logs.js';
 
 /** A real server on the memory store with `env` on top (`POSTS_ACCESS`). */
 const serve = (env: Record<string, string> = {}) =>
@@ -109,6 +110,49 @@ describe('the typed client (hono/client over AppType) against a running server',
     expect(await open.json()).toStrictEqual({ error: 'Not found' });
   });
 
+  it('recovers and verifies an account through the mail endpoints, typed, with the links the server mailed', { timeout: 20_000 }, async () => {
+    // Mail as `pnpm dev` has it: each mail a `log:` line, read back here.
+    const { logger, capture } = capturedPino();
+    const mailing = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'test', HASH_WORKERS: '1' }), logger);
+    try {
+      const api = createInkwellClient(mailing.url);
+      const linkTo = async (page: string) => {
+        let token = '';
+        await vi.waitFor(() => {
+          const links = capture.records().flatMap((record) => ((record.mail as { link?: string } | undefined)?.link?.includes(`/${page}?`) ? [record.mail as { link: string }] : []));
+          token = new URL((links[0] as { link: string }).link).searchParams.get('token') ?? '';
+        });
+        return token;
+      };
+      const signup = await api.auth.signup.$post({ json: { email: 'dee@example.com', name: 'Dee', password: 'correct horse battery staple' } });
+      const { token } = await signup.json();
+      const signedIn = { headers: { authorization: `Bearer ${token}` } };
+
+      const verified = await api.auth['verify-email'].$post({ json: { token: await linkTo('verify-email') } });
+      expect(verified.status).toBe(200);
+      const { user } = await verified.json();
+      expectTypeOf(user).toExtend<PublicUser>();
+      expect(user).toStrictEqual({ id: expect.any(String), email: 'dee@example.com', name: 'Dee', emailVerified: true });
+      const again = await api.me['verify-email'].$post({}, signedIn);
+      expect(again.status).toBe(409);
+      expect(await again.json()).toStrictEqual({ error: 'Email already verified' });
+
+      const asked = await api.auth['password-reset'].$post({ json: { email: ' DEE@example.com ' } });
+      expect(asked.status).toBe(202);
+      expect(await asked.json()).toStrictEqual({});
+      const reset = await api.auth['password-reset'].confirm.$post({ json: { token: await linkTo('reset-password'), newPassword: 'a brand new passphrase' } });
+      expect(reset.status).toBe(200);
+      const session = await reset.json();
+      expectTypeOf(session.token).toEqualTypeOf<string>();
+      expect(session).toStrictEqual({ token: expect.any(String), user });
+      const refused = await api.auth['verify-email'].$post({ json: { token: 'not a link token' } });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toStrictEqual({ error: 'Invalid or expired token' });
+    } finally {
+      await mailing.close();
+    }
+  });
+
   it('types the request bodies and queries from the domain schemas (checked by tsc)', () => {
     const api = createInkwellClient(server.url);
     // Never called: these lines exist for the type checker, which must reject each marked one.
@@ -129,6 +173,10 @@ describe('the typed client (hono/client over AppType) against a running server',
       api.auth.logout.$post({}),
       // @ts-expect-error: `scope` is one of current, others, all
       api.auth.logout.$post({ json: { scope: 'everywhere' } }),
+      // @ts-expect-error: a reset is asked for an `email`
+      api.auth['password-reset'].$post({ json: { address: 'a@example.com' } }),
+      // @ts-expect-error: confirming takes the new password too
+      api.auth['password-reset'].confirm.$post({ json: { token: 't' } }),
     ];
     expect(typeof unsent).toBe('function');
   });

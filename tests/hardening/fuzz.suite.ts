@@ -1,5 +1,5 @@
 import type { Post, PostAccessMode } from '@inkwell/domain';
-import { fakePasswordHasher, manualClock } from '@inkwell/domain/testing';
+import { fakePasswordHasher, manualClock, recordingMailSender } from '@inkwell/domain/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, createInkwell, type Inkwell, createLogger, type Store } from '@inkwell/app';
@@ -8,6 +8,7 @@ import { rawExchange } from '../support/raw-http.js';
 import { SERVING_ENV } from '../support/start-inkwell.js';
 import { FOREIGN_JWT_SECRET, PASSWORD, TEST_JWT_SECRET, alice, bob } from '../support/fixtures.js';
 import { GONE_USER_ID, issueToken, sessionIdOf } from '../support/tokens.js';
+import { mailOnDemand, type MailUnderTest } from '../support/start-inkwell.js';
 
 /**
  * Runs per property. CI keeps the default (200, seed fixed below); for a long local run:
@@ -100,7 +101,7 @@ const anyText = fc.string({ unit: 'binary', maxLength: 40 });
 const fieldName = fc.constantFrom(
   'email', 'name', 'password', 'title', 'body', 'authorId', 'published', 'id', 'createdAt', 'updatedAt',
   'passwordHash', '__proto__', 'constructor', 'prototype', '$where', '$ne', 'toString', 'hasOwnProperty', '',
-  'scope', 'currentPassword', 'newPassword', 'sessions',
+  'scope', 'currentPassword', 'newPassword', 'sessions', 'token', 'emailVerified', 'passwordReset',
 );
 const plausibleValue = fc.oneof(
   fc.constantFrom(
@@ -303,6 +304,12 @@ const accountCredentials: fc.Arbitrary<AccountCredentials> = fc.oneof(
   { weight: 1, arbitrary: fc.nat().map((tamperedAt) => ({ tamperedAt })) },
   { weight: 1, arbitrary: authorization.map((header) => ({ header })) },
 );
+/** The Authorization header of an account endpoint's caller, given the account's tokens by role (a changed one is `main`'s). */
+function accountHeaders(credentials: AccountCredentials, tokens: Record<AccountRole, string>): Record<string, string> {
+  if ('header' in credentials) return { authorization: credentials.header };
+  if ('tamperedAt' in credentials) return { authorization: `Bearer ${tamperedToken(tokens.main, credentials.tamperedAt)}` };
+  return credentials.as === 'nobody' ? {} : { authorization: `Bearer ${tokens[credentials.as]}` };
+}
 /** The 401 each refused caller gets, by the GET /me rules; null for the account's live sessions, which pass. */
 function refusalOf(credentials: AccountCredentials): { error: string; challenge: string } | null | undefined {
   const plain = 'Bearer realm="inkwell"';
@@ -329,12 +336,14 @@ function refusalOf(credentials: AccountCredentials): { error: string; challenge:
  * published post) and `{author}` (their id) are filled in once they exist, and a request at
  * `{draft}` is also sent with an id that names nothing. Mostly reads, changes and deletes of
  * those very posts, and new posts claiming the author's id; sometimes the caller's own account
- * endpoints (a deleted account takes its posts with it), or anything at all.
+ * endpoints (a deleted account takes its posts with it), the mail endpoints (a reset asked for the
+ * author's address), or anything at all.
  */
 const requestAtOwnedPosts = fc.oneof(
   { weight: 3, arbitrary: fc.tuple(fc.constantFrom('GET', 'PATCH', 'DELETE'), fc.constantFrom('/posts/{draft}', '/posts/{live}')) },
   { weight: 2, arbitrary: fc.tuple(fc.constant('POST'), fc.constant('/posts')) },
   { weight: 1, arbitrary: fc.constantFrom(...ACCOUNT_ENDPOINTS).map(([method, path]) => [method, path.replace('{id}', '{draft}')] as const) },
+  { weight: 1, arbitrary: fc.tuple(fc.constant('POST'), fc.constantFrom('/auth/password-reset', '/auth/password-reset/confirm', '/auth/verify-email', '/me/verify-email')) },
   {
     weight: 2,
     arbitrary: fc.tuple(
@@ -354,6 +363,42 @@ const takeoverBody = fc
     { title: someText, body: someText, published: fc.boolean(), authorId: fc.constantFrom('{author}', '{author}', 'a') },
     { requiredKeys: ['title', 'body', 'authorId'] },
   )
+  .map((value) => JSON.stringify(value));
+
+/** The mail endpoints, by method and path, and what each may answer but for a 5xx. */
+const MAIL_ANSWERS: Readonly<Record<string, readonly number[]>> = {
+  'POST /auth/password-reset': [202, 400, 413, 415, 429],
+  'POST /auth/password-reset/confirm': [200, 400, 413, 415],
+  'POST /auth/verify-email': [200, 400, 413, 415],
+  'POST /me/verify-email': [202, 401, 409, 429],
+};
+const mailRequest = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...Object.keys(MAIL_ANSWERS)).map((endpoint) => endpoint.split(' ') as [string, string]) },
+  { weight: 1, arbitrary: fc.tuple(anyMethod, fc.constantFrom('/auth/password-reset', '/auth/password-reset/confirm', '/auth/verify-email', '/me/verify-email')) },
+);
+/**
+ * A mailed link's token as a body carries it: the account's real reset or verification token
+ * (filled in once mailed), one with a character changed, or anything at all.
+ */
+const linkToken = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('{reset}', '{verification}') },
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom('{reset}', '{verification}'), fc.nat()).map(([which, at]) => `${which}@${at}`) },
+  { weight: 1, arbitrary: plausibleValue },
+);
+/** Bodies every mail endpoint takes (each ignores the others' fields), right or wrong field by field. */
+const mailBody = fc
+  .record(
+    {
+      email: fc.oneof(fc.constantFrom('{email}', '{email}', ' {EMAIL} ', 'nobody@example.com'), fc.emailAddress(), plausibleValue),
+      token: linkToken,
+      newPassword: fc.oneof(fc.constantFrom('a brand new passphrase', 'another new passphrase'), someText, plausibleValue),
+    },
+    { requiredKeys: [] },
+  )
+  .map((value) => JSON.stringify(value));
+/** Bodies every mail endpoint takes whole, so the success paths run often: the real address and a real link. */
+const validMailBody = fc
+  .record({ email: fc.constant('{email}'), token: fc.constantFrom('{reset}', '{verification}'), newPassword: fc.constantFrom('a brand new passphrase', 'another new passphrase') })
   .map((value) => JSON.stringify(value));
 
 // --- Properties ------------------------------------------------------------------------------
@@ -448,6 +493,8 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
   const title = `fuzzing every endpoint (${factory.label} store, POSTS_ACCESS=${postsAccess}, ${FUZZ_RUNS} runs per property, seed ${FUZZ_SEED})`;
   describe(title, () => {
     let inkwell: Inkwell;
+    let mail: MailUnderTest;
+    let clock: ReturnType<typeof manualClock>;
     let snapshot: () => Promise<StoredData>;
     const targets: { postIds: string[]; authorId: string; tokens: Record<Role, string> } = {
       postIds: [],
@@ -461,9 +508,12 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
     beforeAll(async () => {
       const opened = await factory.open();
       snapshot = opened.snapshot;
-      const clock = manualClock();
+      clock = manualClock();
       const config = readConfig({ DB_URL: 'memory:', JWT_SECRET: TEST_JWT_SECRET, NODE_ENV: 'test', POSTS_ACCESS: postsAccess });
-      inkwell = await createInkwell(config, createLogger('silent'), { store: opened.store, clock, hasher: fakePasswordHasher() });
+      // Mail is delivered when a property says, so that no delivery writes between a request and its check.
+      const mailer = recordingMailSender();
+      inkwell = await createInkwell(config, createLogger('silent'), { store: opened.store, clock, hasher: fakePasswordHasher(), mailer });
+      mail = mailOnDemand(inkwell, opened.store, clock, mailer) as MailUnderTest;
       const author = await signUpAs(alice);
       const other = await signUpAs(bob);
       targets.authorId = author.user.id;
@@ -599,7 +649,11 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
       await fc.assert(
         fc.asyncProperty(
           anyMethod,
-          fc.oneof(fc.constantFrom('/', '/auth', '/auth/signup', '/auth/login', '/me', '/me/posts', '/posts', '/health'), pathId.map((id) => `/${id}`), pathId.map((id) => `/posts/${id}/x`)),
+          fc.oneof(
+            fc.constantFrom('/', '/auth', '/auth/signup', '/auth/login', '/me', '/me/posts', '/posts', '/health', '/auth/password-reset', '/auth/password-reset/confirm', '/auth/verify-email', '/me/verify-email'),
+            pathId.map((id) => `/${id}`),
+            pathId.map((id) => `/posts/${id}/x`),
+          ),
           jsonBody,
           anyCredentials,
           async (method, path, body, credentials) => {
@@ -607,6 +661,97 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
             const answer = await read(await send(method, path, 'application/json', body, headersOf(credentials)));
             expectWellFormed(answer, method);
             if (answer.status >= 400) expect(await snapshot()).toStrictEqual(before);
+          },
+        ),
+        options,
+      );
+    });
+
+    // The mail endpoints do not depend on POSTS_ACCESS either, but run in both modes: a reset's
+    // new session and the sessions it ends must hold where tokens also guard posts.
+    it('the mail endpoints with any body, real and changed link tokens, and any Authorization header', { timeout: TIMEOUT_MS }, async () => {
+      let accounts = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          mailRequest,
+          contentType,
+          fc.oneof({ weight: 2, arbitrary: validMailBody }, { weight: 3, arbitrary: mailBody }, { weight: 1, arbitrary: jsonBody }),
+          accountCredentials,
+          async ([method, path], type, bodyTemplate, credentials) => {
+            // A new account each run with two live sessions and an ended one, a live verification
+            // link and, a millisecond on, a reset link.
+            const email = `mailed-${++accounts}@example.com`;
+            const { token: main, user } = await signUpAs({ email, name: 'Mailed', password: PASSWORD });
+            const second = await logInAs(email);
+            const ended = await logInAs(email);
+            expect((await send('DELETE', `/me/sessions/${sessionIdOf(ended)}`, '', '', { authorization: `Bearer ${main}` })).status).toBe(204);
+            clock.advance(1);
+            expect((await send('POST', '/auth/password-reset', 'application/json', JSON.stringify({ email }))).status).toBe(202);
+            await mail.deliver();
+            const linkOf = (kind: string) => mail.sender.sent.filter((sent) => sent.to === email && sent.kind === kind).at(-1)?.token;
+            const links = { reset: linkOf('password-reset'), verification: linkOf('email-verification') };
+            expect(links).toStrictEqual({ reset: expect.stringMatching(/^[\w-]{43}$/), verification: expect.stringMatching(/^[\w-]{43}$/) });
+            const body = bodyTemplate
+              .replaceAll('{email}', email)
+              .replaceAll('{EMAIL}', email.toUpperCase())
+              .replace(/\{(reset|verification)\}(@(\d+))?/g, (_, which: 'reset' | 'verification', changed: string | undefined, at: string | undefined) => {
+                const real = links[which] as string;
+                return changed === undefined ? real : tamperedToken(real, Number(at));
+              });
+            const tokens: Record<AccountRole, string> = { main, second, ended, nobody: '', gone: targets.tokens.gone, foreign: targets.tokens.foreign };
+            const headers = accountHeaders(credentials, tokens);
+
+            const before = await snapshot();
+            const res = await send(method, path, type, body, headers);
+            const answer = await read(res);
+            const after = await snapshot();
+            expectWellFormed(answer, method);
+            if (answer.status >= 400) expect(after).toStrictEqual(before);
+            const endpoint = `${method} ${path}`;
+            const documented = MAIL_ANSWERS[endpoint];
+            if (documented) expect(documented).toContain(answer.status);
+            else expect([404, 405]).toContain(answer.status);
+            // The one endpoint that takes a token refuses each caller by the GET /me rules.
+            const refusal = endpoint === 'POST /me/verify-email' ? refusalOf(credentials) : undefined;
+            if (refusal === null) expect(answer.status).not.toBe(401);
+            if (refusal) {
+              expect({ status: answer.status, body: JSON.parse(answer.text) as unknown }).toStrictEqual({ status: 401, body: { error: refusal.error } });
+              expect(res.headers.get('www-authenticate')).toBe(refusal.challenge);
+            }
+
+            // No answer shows a link's token, a hash, or a token but the one it issues; nothing stored holds a link's token.
+            expect(answer.text).not.toMatch(/passwordHash|fake-hash:|tokenHash/);
+            const parsed = answer.status < 300 && answer.text !== '' ? (JSON.parse(answer.text) as { token?: string; user?: Record<string, unknown> }) : {};
+            for (const token of [...Object.values(links), main, second, ended]) expect(answer.text).not.toContain(token);
+            for (const link of Object.values(links)) expect(JSON.stringify(after)).not.toContain(link);
+            // Only the caller's own account may change.
+            expect(withoutUser(after, user.id)).toStrictEqual(withoutUser(before, user.id));
+            const [stored, storedBefore] = [after, before].map((data) => data.users.find((record) => recordId(record) === user.id));
+            if (stored) expectSaneUser(stored);
+
+            // What each success did, as a client sees it and as stored.
+            if (endpoint !== 'POST /auth/password-reset/confirm') expect(parsed).not.toHaveProperty('token');
+            switch (answer.status < 300 ? endpoint : '') {
+              case 'POST /auth/password-reset':
+              case 'POST /me/verify-email':
+                // Asking writes no account: only a message waits in the outbox.
+                expect(after).toStrictEqual(before);
+                expect(answer.text).toBe('{}');
+                break;
+              case 'POST /auth/password-reset/confirm':
+                expect(parsed.user).toStrictEqual({ id: user.id, email, name: 'Mailed', emailVerified: true });
+                expect(storedSessionIds(stored)).toEqual([sessionIdOf(String(parsed.token))]);
+                expect(stored?.passwordHash).not.toBe(storedBefore?.passwordHash);
+                expect(stored?.emailVerified).toBe(true);
+                expect((await send('GET', '/me', '', '', { authorization: `Bearer ${parsed.token}` })).status).toBe(200);
+                for (const endedNow of [main, second]) expect((await send('GET', '/me', '', '', { authorization: `Bearer ${endedNow}` })).status).toBe(401);
+                break;
+              case 'POST /auth/verify-email':
+                expect(parsed.user).toStrictEqual({ id: user.id, email, name: 'Mailed', emailVerified: true });
+                expect(stored?.emailVerified).toBe(true);
+                expect(storedSessionIds(stored)).toEqual(storedSessionIds(storedBefore));
+                break;
+            }
           },
         ),
         options,
@@ -649,14 +794,7 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
               };
               const id = ids[idTemplate] ?? idTemplate;
               const path = template.replace('{id}', id);
-              const headers: Record<string, string> =
-                'header' in credentials
-                  ? { authorization: credentials.header }
-                  : 'tamperedAt' in credentials
-                    ? { authorization: `Bearer ${tamperedToken(main, credentials.tamperedAt)}` }
-                    : credentials.as === 'nobody'
-                      ? {}
-                      : { authorization: `Bearer ${tokens[credentials.as]}` };
+              const headers = accountHeaders(credentials, tokens);
               const caller = 'as' in credentials && (credentials.as === 'main' || credentials.as === 'second') ? sessionIdOf(tokens[credentials.as]) : undefined;
 
               const before = await snapshot();
@@ -761,11 +899,16 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
             requestAtOwnedPosts,
             fc.nat(drafts.length - 1),
             contentType,
-            fc.oneof(takeoverBody, jsonBody, validAccountBody),
+            fc.oneof(takeoverBody, jsonBody, validAccountBody, mailBody),
             nonAuthorCredentials,
             async ([method, template], which, type, bodyTemplate, credentials) => {
               const fill = (text: string, draftId: string) =>
-                text.replaceAll('{draft}', draftId).replaceAll('{live}', live.id).replaceAll('{author}', targets.authorId);
+                text
+                  .replaceAll('{draft}', draftId)
+                  .replaceAll('{live}', live.id)
+                  .replaceAll('{author}', targets.authorId)
+                  .replaceAll('{email}', alice.email)
+                  .replaceAll('{EMAIL}', alice.email.toUpperCase());
               const draftId = (drafts[which] as Post).id;
               const path = fill(template, draftId);
               const body = fill(bodyTemplate, draftId);

@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { JSON_API_CONTENT_SECURITY_POLICY } from '@inkwell/adapters-http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseRawResponses, rawConnection, rawExchange, sleep, type RawResponse } from '../support/raw-http.js';
-import type { ServedInkwell, ServerTarget } from '../support/start-inkwell.js';
+import type { InProcessServer, ServedInkwell, ServerTarget } from '../support/start-inkwell.js';
 import { MiB, PASSWORD, aPost, alice } from '../support/fixtures.js';
 
 /** Short server timeouts, so the slow-client tests take seconds; production keeps 10 s / 30 s. */
@@ -708,6 +708,156 @@ export function describeHostileInput(target: ServerTarget): void {
           });
         }
         await logIn(newPassword);
+      });
+    });
+
+    describe('the mail endpoints', () => {
+      const account = { email: 'hostile-mail@example.com', name: 'Hostile', password: PASSWORD };
+      const newPassword = 'a hostile new passphrase';
+      const as = (token: string) => ({ authorization: `Bearer ${token}` });
+      let session = '';
+      /** The links mailed to the account, read from the server's `log:` mail lines. */
+      const links = { reset: '', verification: '' };
+      const linkIn = async (page: 'reset-password' | 'verify-email', after = '') => {
+        let token = '';
+        await vi.waitFor(
+          () => {
+            const mailed = t.log
+              .records()
+              .map((record) => record.mail as { to?: string; link?: string } | undefined)
+              .filter((mail) => mail?.to === account.email && mail.link?.includes(`/${page}?`))
+              .map((mail) => new URL(String(mail?.link)).searchParams.get('token') ?? '');
+            token = mailed.at(-1) ?? '';
+            expect(token).not.toBe(after);
+            expect(token).toMatch(/^[\w-]{43}$/);
+          },
+          { timeout: 10_000, interval: 50 },
+        );
+        return token;
+      };
+      const BODY_ENDPOINTS: [string, string, string[]][] = [
+        ['POST /auth/password-reset', '/auth/password-reset', ['email']],
+        ['POST /auth/password-reset/confirm', '/auth/password-reset/confirm', ['newPassword', 'token']],
+        ['POST /auth/verify-email', '/auth/verify-email', ['token']],
+      ];
+      const issuePaths = (body: Record<string, unknown>) => [...new Set((body.issues as { path: string }[]).map((issue) => issue.path))].sort();
+
+      beforeAll(async () => {
+        const signup = await t.send('POST', '/auth/signup', account);
+        expect(signup.status).toBe(201);
+        session = ((await signup.json()) as { token: string }).token;
+        links.verification = await linkIn('verify-email');
+        // A reset asked for in the millisecond the password was set is not sent.
+        if ('clock' in t) (t as InProcessServer).clock.advance(1);
+        expect((await t.send('POST', '/auth/password-reset', { email: account.email })).status).toBe(202);
+        links.reset = await linkIn('reset-password');
+      }, 30_000);
+
+      it.each(BODY_ENDPOINTS)('%s refuses bodies that break the body rules before any query', async (_label, path) => {
+        t.calls?.reset();
+        for (const [what, body, type, status, error] of [
+          ['2 MiB', JSON.stringify({ email: account.email, token: links.reset, newPassword, padding: 'x'.repeat(2 * MiB) }), 'application/json', 413, 'Request body too large'],
+          ['text/plain', JSON.stringify({ email: account.email, token: links.reset, newPassword }), 'text/plain', 415, 'Content-Type must be application/json'],
+          ['malformed JSON', '{"token":', 'application/json', 400, 'Invalid JSON body'],
+          ['an array 10 000 levels deep', `${'['.repeat(10_000)}${']'.repeat(10_000)}`, 'application/json', 400, 'Invalid JSON body'],
+          ['invalid UTF-8', new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]), 'application/json', 400, 'Invalid JSON body'],
+          ['an array', JSON.stringify([links.reset]), 'application/json', 400, 'Invalid JSON body'],
+          ['a string', JSON.stringify(links.reset), 'application/json', 400, 'Invalid JSON body'],
+        ] as [string, string | Uint8Array, string, number, string][]) {
+          expect({ what, ...(await errorOf(await t.send('POST', path, body, { 'content-type': type }))) }).toStrictEqual({ what, status, body: { error } });
+        }
+        if (t.calls) expect(t.calls.total()).toBe(0);
+        await stillServing();
+      });
+
+      it.each(BODY_ENDPOINTS)('%s answers 400 Validation failed for 10 000 levels inside a field', async (_label, path, paths) => {
+        const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+        const text = `{"token":${deep},"newPassword":${deep},"email":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
+        const { status, body } = await errorOf(await t.send('POST', path, text));
+        expect({ status, error: body.error, paths: issuePaths(body) }).toStrictEqual({ status: 400, error: 'Validation failed', paths });
+      });
+
+      it.each([
+        ['reset, an operator', '/auth/password-reset', { email: { $ne: null } }, ['email']],
+        ['reset, a regular expression', '/auth/password-reset', { email: { $regex: '.*' } }, ['email']],
+        ['reset, a list', '/auth/password-reset', { email: [account.email] }, ['email']],
+        ['reset, 900 000 characters', '/auth/password-reset', { email: `${'e'.repeat(900_000)}@example.com` }, ['email']],
+        ['reset, a lone surrogate', '/auth/password-reset', { email: 'hostile-mail\ud800@example.com' }, ['email']],
+        ['confirm, operators', '/auth/password-reset/confirm', { token: { $ne: null }, newPassword: { $gt: '' } }, ['newPassword', 'token']],
+        ['confirm, an operator for the token', '/auth/password-reset/confirm', { token: { $exists: true }, newPassword }, ['token']],
+        ['confirm, a list of tokens', '/auth/password-reset/confirm', { token: ['x', 'y'], newPassword }, ['token']],
+        ['confirm, a 900 000-character token', '/auth/password-reset/confirm', { token: 't'.repeat(900_000), newPassword }, ['token']],
+        ['confirm, the real token with a 73-byte password', '/auth/password-reset/confirm', { token: '{reset}', newPassword: 'n'.repeat(73) }, ['newPassword']],
+        ['confirm, the real token with a lone surrogate in the password', '/auth/password-reset/confirm', { token: '{reset}', newPassword: 'pass\udc00word' }, ['newPassword']],
+        ['confirm, an empty token and no password', '/auth/password-reset/confirm', { token: '' }, ['newPassword', 'token']],
+        ['verify, an operator', '/auth/verify-email', { token: { $ne: null } }, ['token']],
+        ['verify, an object', '/auth/verify-email', { token: { tokenHash: 'x' } }, ['token']],
+        ['verify, a number', '/auth/verify-email', { token: 42 }, ['token']],
+        ['verify, a 900 000-character token', '/auth/verify-email', { token: 't'.repeat(900_000) }, ['token']],
+      ] as [string, string, Record<string, unknown>, string[]][])(
+        'refuses wrong types, MongoDB operators and odd strings by validation before any query, and uses no token (%s)',
+        async (_label, path, body, paths) => {
+          t.calls?.reset();
+          const text = JSON.stringify(body).replace('"{reset}"', JSON.stringify(links.reset));
+          const { status, body: answer } = await errorOf(await t.send('POST', path, text));
+          expect({ status, error: answer.error, paths: issuePaths(answer) }).toStrictEqual({ status: 400, error: 'Validation failed', paths });
+          if (t.calls) expect(t.calls.total()).toBe(0);
+        },
+      );
+
+      it('refuses tokens that are not the link\'s, however close or odd, with 400 Invalid or expired token, and uses none', async () => {
+        for (const path of ['/auth/password-reset/confirm', '/auth/verify-email']) {
+          const real = path.includes('confirm') ? links.reset : links.verification;
+          for (const token of [`${real}\u0000`, `\u0000${real}`, `${real}\ud800`, `${real.slice(0, -1)}`, `${real}=`, real.toUpperCase(), '$$ROOT', '.*', '__proto__', 't'.repeat(256)]) {
+            const answer = await errorOf(await t.send('POST', path, { token, newPassword }));
+            expect({ token: token.slice(0, 60), ...answer }).toStrictEqual({ token: token.slice(0, 60), status: 400, body: { error: 'Invalid or expired token' } });
+          }
+        }
+      });
+
+      it('takes no field from __proto__ or constructor keys, and pollutes no prototype', async () => {
+        const smuggled = JSON.stringify({ email: account.email, token: links.reset, newPassword });
+        for (const [path, paths] of BODY_ENDPOINTS.map(([, path, paths]) => [path, paths] as const)) {
+          const { status, body } = await errorOf(await t.send('POST', path, `{"__proto__":${smuggled},"constructor":${smuggled}}`));
+          expect({ path, status, error: body.error, paths: issuePaths(body) }).toStrictEqual({ path, status: 400, error: 'Validation failed', paths });
+        }
+        expect(Object.prototype).not.toHaveProperty('token');
+        expect(Object.prototype).not.toHaveProperty('newPassword');
+      });
+
+      it('POST /me/verify-email answers 401 without a token before any query, whatever the body, and at once to a body that never comes', async () => {
+        t.calls?.reset();
+        for (const [body, type] of [
+          [JSON.stringify({ padding: 'x'.repeat(2 * MiB) }), 'application/json'],
+          ['{"token":', 'text/plain'],
+          [new Uint8Array([0xff, 0xfe]), 'application/json'],
+        ] as [string | Uint8Array, string][]) {
+          for (const [headers, error] of [
+            [{}, 'Missing authorization header'],
+            [{ authorization: 'Bearer not.a-token.at-all' }, 'Invalid token'],
+            [{ authorization: `Bearer ${links.verification}` }, 'Invalid token'],
+          ] as const) {
+            expect(await errorOf(await t.send('POST', '/me/verify-email', body, { 'content-type': type, ...headers }))).toStrictEqual({ status: 401, body: { error } });
+          }
+        }
+        if (t.calls) expect(t.calls.total()).toBe(0);
+        const conn = await rawConnection(t.port);
+        conn.write('POST /me/verify-email HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":');
+        const raw = await conn.response(1_500);
+        conn.socket.destroy();
+        expectJsonError(raw, 401, 'Missing authorization header');
+      });
+
+      it('the links still work after all of the above, once each', async () => {
+        const verified = await t.send('POST', '/auth/verify-email', { token: links.verification });
+        expect(verified.status).toBe(200);
+        expect(await verified.json()).toStrictEqual({ user: { id: expect.any(String), email: account.email, name: account.name, emailVerified: true } });
+        const reset = await t.send('POST', '/auth/password-reset/confirm', { token: links.reset, newPassword });
+        expect(reset.status).toBe(200);
+        expect(await errorOf(await fetch(`${t.url}/me`, { headers: as(session) }))).toStrictEqual({ status: 401, body: { error: 'Invalid token' } });
+        for (const [path, token] of [['/auth/password-reset/confirm', links.reset], ['/auth/verify-email', links.verification]] as const) {
+          expect(await errorOf(await t.send('POST', path, { token, newPassword }))).toStrictEqual({ status: 400, body: { error: 'Invalid or expired token' } });
+        }
       });
     });
 

@@ -1,9 +1,13 @@
 // Secrets around the test MongoDB: DB_URL's credentials appear in no line a process prints, and
-// what the service stores (users with their sessions, posts, limit windows) holds no token, no
-// password and no e-mail or address in clear, and nothing that works as a token.
+// what the service stores (users with their sessions, posts, limit windows, the outbox) holds no
+// token, no password and no e-mail or address in clear, and nothing that works as a token; after
+// every mail flow, no collection and no printed line holds a mailed link's token.
 import { describeWithMongo, mongoTest } from '@inkwell/adapters-mongo/testing';
-import { describe, expect, it } from 'vitest';
-import { PASSWORD, aPost, alice, bob } from '../support/fixtures.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PASSWORD, TEST_JWT_SECRET, aPost, alice, bob } from '../support/fixtures.js';
+import type { ReceivedMail } from '@inkwell/app/testing';
+import { kindOf, mailForProcesses, tokenOf, type MailForProcesses } from '../support/mail.js';
+import { call } from '../support/one-service.js';
 import { startInkwell } from '../support/start-inkwell.js';
 import { emptyMongoStore } from '../support/stores.js';
 import { sessionIdOf } from '../support/tokens.js';
@@ -130,4 +134,115 @@ describeWithMongo('secrets at rest in MongoDB', (mongo) => {
       await t.close();
     }
   }, 60_000);
+});
+
+describeWithMongo('mail secrets at rest and in the logs', (mongo) => {
+  let mail: MailForProcesses;
+  beforeAll(async () => {
+    mail = await mailForProcesses();
+  });
+  afterAll(async () => {
+    await mail?.close();
+  });
+
+  it('keeps no link token in clear in any collection after any mail flow, nor in any line the process prints', async () => {
+    await emptyMongoStore(mongo().db);
+    const inkwell = await startInkwell({
+      in: 'child',
+      store: mongo(),
+      env: { NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...mail.env },
+    });
+    try {
+      const { db } = mongo();
+      /** Every collection, read whole, after each step: checked once every token is known. */
+      const snapshots: { step: string; stored: Record<string, unknown[]> }[] = [];
+      const snapshot = async (step: string) => {
+        const names = (await db.listCollections().toArray()).map(({ name }) => name).sort();
+        snapshots.push({ step, stored: Object.fromEntries(await Promise.all(names.map(async (name) => [name, await db.collection(name).find({}).toArray()] as const))) });
+      };
+      const issued: string[] = [];
+      const as = (token: string) => ({ authorization: `Bearer ${token}` });
+      const send = async (method: string, path: string, body: unknown, status: number, headers: Record<string, string> = {}) => {
+        const answer = await call(inkwell.url, method, path, body, headers);
+        expect({ path, status: answer.status }).toStrictEqual({ path, status });
+        if (typeof answer.body.token === 'string') issued.push(answer.body.token);
+        return answer.body;
+      };
+      const refused = () => inkwell.child.lines.filter((line) => line.includes('mail: not accepted by the mail server')).length;
+      /** Runs `requests` with the mail server down, reads every collection while the outbox holds their mail, then lets it through. */
+      const whileMailIsDown = async (step: string, mails: number, requests: () => Promise<void>) => {
+        await mail.server.stop();
+        const [received, refusedBefore] = [mail.server.received.length, refused()];
+        await requests();
+        await vi.waitFor(() => expect(refused()).toBeGreaterThanOrEqual(refusedBefore + mails), { timeout: 10_000, interval: 50 });
+        await vi.waitFor(async () => expect(await db.collection('outbox').countDocuments()).toBe(mails), { timeout: 10_000, interval: 50 });
+        await snapshot(`${step}, its mail waiting`);
+        await mail.server.start();
+        await mail.server.waitFor(received + mails, 20_000);
+        await vi.waitFor(async () => expect(await db.collection('outbox').countDocuments()).toBe(0), { timeout: 10_000, interval: 50 });
+        await snapshot(`${step}, its mail delivered`);
+      };
+      const email = 'mail-secrets@example.com';
+      const moved = 'mail-secrets-moved@example.com';
+      const [firstPassword, resetPassword, lastPassword] = ['Mail-Secrets-Passw0rd', 'Reset-Secrets-Passw0rd', 'Last-Secrets-Passw0rd'];
+
+      // A signup's verification link, and a reset link for the account (and one asked for an address without one).
+      await whileMailIsDown('signup and reset requests', 2, async () => {
+        await send('POST', '/auth/signup', { email, name: 'Secrets', password: firstPassword }, 201);
+        await vi.waitFor(async () => expect(Date.now()).toBeGreaterThan(((await db.collection('users').findOne({ email })) as { createdAt: number } | null)?.createdAt ?? Infinity));
+        await send('POST', '/auth/password-reset', { email }, 202);
+        await send('POST', '/auth/password-reset', { email: 'nobody-secrets@example.com' }, 202);
+      });
+      const reset = tokenOf(mail.server.received.find((received) => kindOf(received) === 'password-reset') as ReceivedMail);
+      const { token: session } = (await send('POST', '/auth/password-reset/confirm', { token: reset, newPassword: resetPassword }, 200)) as { token: string };
+      await mail.server.waitFor(mail.server.received.length + 1, 20_000); // the notice
+      await snapshot('reset confirmed');
+      // An e-mail change (a link to the new address, a notice to the old), then a new link asked for.
+      await whileMailIsDown('an e-mail change', 2, async () => {
+        await send('PATCH', '/me', { email: moved, currentPassword: resetPassword }, 200, as(session));
+      });
+      await whileMailIsDown('verification asked for again', 1, async () => {
+        await send('POST', '/me/verify-email', undefined, 202, as(session));
+      });
+      // Only the newer of the two links works.
+      const toMoved = mail.server.received.filter((received) => kindOf(received) === 'email-verification' && received.envelope.to.includes(moved)).map(tokenOf);
+      const verified: number[] = [];
+      for (const token of toMoved) verified.push((await call(inkwell.url, 'POST', '/auth/verify-email', { token })).status);
+      expect(verified.sort()).toEqual([200, 400]);
+      await snapshot('address verified');
+      await send('POST', '/auth/password', { currentPassword: resetPassword, newPassword: lastPassword }, 200, as(session));
+      await mail.server.waitFor(mail.server.received.length + 1, 20_000); // the notice
+      await snapshot('password changed');
+
+      const links = mail.server.received.filter((received) => received.link !== undefined).map(tokenOf);
+      expect(links).toHaveLength(4);
+      expect(mail.server.received.map(kindOf).sort()).toEqual(['email-changed', 'email-verification', 'email-verification', 'email-verification', 'password-changed', 'password-changed', 'password-reset']);
+      // The outbox held each message while the mail server was down, so the check below had something to find.
+      expect(snapshots.filter(({ step }) => step.endsWith('waiting')).map(({ stored }) => stored.outbox?.length)).toEqual([2, 2, 1]);
+      const waitingLinks = snapshots.flatMap(({ stored }) => (stored.outbox ?? []) as { kind: string; sealedToken?: unknown }[]).filter(({ kind }) => /reset|verification/.test(kind));
+      expect(waitingLinks.map(({ sealedToken }) => typeof sealedToken)).toEqual(['string', 'string', 'string', 'string']);
+      for (const { step, stored } of snapshots) {
+        for (const text of storedStrings(stored)) {
+          expect(text).not.toMatch(JWT_SHAPE);
+          for (const secret of [...links, ...issued, firstPassword, resetPassword, lastPassword]) expect({ step, clear: text.includes(secret) }).toStrictEqual({ step, clear: false });
+        }
+      }
+      // Nothing stored works as a link: every stored string that could be one is refused.
+      const candidates = [...new Set(snapshots.flatMap(({ stored }) => storedStrings(stored)).filter((text) => /^[\x21-\x7e]{1,256}$/.test(text)))];
+      for (const candidate of candidates) {
+        for (const path of ['/auth/verify-email', '/auth/password-reset/confirm']) {
+          const answer = await call(inkwell.url, 'POST', path, { token: candidate, newPassword: 'Candidate-Passw0rd' });
+          expect({ candidate, status: answer.status, body: answer.body }).toStrictEqual({ candidate, status: 400, body: { error: 'Invalid or expired token' } });
+        }
+      }
+
+      // And no line the process printed holds a link token, a session token or a password.
+      await inkwell.child.waitForLine(/"msg":"mail: sent"/);
+      const printed = inkwell.child.lines.join('\n');
+      expect(printed).toContain('mail: sent');
+      for (const secret of [...links, ...issued, firstPassword, resetPassword, lastPassword]) expect(printed).not.toContain(secret);
+    } finally {
+      await inkwell.close();
+    }
+  }, 120_000);
 });

@@ -59,6 +59,25 @@ export function describeMailApi(api: () => HttpApi, target: HttpTarget): void {
       await expectError(await verify(mail.token), 400, INVALID_LINK);
     });
 
+    it('uses a link only by POST: following it, or any other method with its token, uses nothing', async () => {
+      await api().signUp();
+      const verification = await api().inbox.take('email-verification', alice.email);
+      await api().elapse(1);
+      await expectJson(await askReset(alice.email), 202, {});
+      const reset = await api().inbox.take('password-reset', alice.email);
+      for (const [path, token] of [
+        ['/auth/verify-email', verification.token],
+        ['/auth/password-reset/confirm', reset.token],
+      ] as const) {
+        for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']) {
+          const res = await api().request(`${path}?token=${token}`, { method });
+          expect({ path, method, status: res.status }).toStrictEqual({ path, method, status: 405 });
+        }
+      }
+      await expectJson(await verify(verification.token), 200, { user: expect.objectContaining({ emailVerified: true }) });
+      await expectJson(await confirm(reset.token), 200, signedInShape);
+    });
+
     it('answers 400 Invalid or expired token for a token that is none, and 400 Validation failed for a body that is no token', async () => {
       await api().signUp();
       const { token } = await api().inbox.take('email-verification', alice.email);

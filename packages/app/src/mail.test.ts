@@ -62,6 +62,24 @@ describe('mail in the composition root', () => {
     }
   });
 
+  it('starts delivering an added message only after the request that added it has moved on', async () => {
+    const store = memoryStore();
+    const clock = manualClock();
+    const logger = recordingLogger();
+    const inkwell = await createInkwell(readConfig({ DB_URL: 'memory:', JWT_SECRET }), logger, { store, clock, hasher: fakePasswordHasher(), delivery: { pollMs: 3_600_000 } });
+    try {
+      await aliceIn(store, clock);
+      clock.advance(1);
+      const added = await inkwell.mail?.outbox.add({ kind: 'password-reset', to: 'alice@example.com', token: TOKEN, requestedAt: clock.now() });
+      // Still in the request's own turn: nothing has claimed the message yet. A claim that ends at
+      // once takes it and gives it straight back to the loop.
+      expect((await store.outbox.claim('a-test', clock.now(), clock.now(), 10)).map((message) => message.id)).toEqual([added?.id]);
+      await expect.poll(() => logger.lines.map((line) => line.message)).toContain('mail: sent');
+    } finally {
+      await inkwell.close();
+    }
+  });
+
   it('is off in production without MAIL_URL: no loop, no outbox for the use cases', async () => {
     const config = readConfig({ DB_URL: 'memory:', JWT_SECRET, NODE_ENV: 'production' });
     const inkwell = await createInkwell(config, recordingLogger(), { store: memoryStore(), hasher: fakePasswordHasher() });

@@ -36,6 +36,6 @@ export async function changePassword(
   const now = deps.clock.now();
   const changed = await deps.users.changePassword(user.id, passwordHash, token, now, { passwordHash: user.passwordHash, token });
   if (!changed) throw await refusal(deps, request, 'CurrentPasswordIncorrect');
-  await enqueue(deps.outbox, passwordChangedNotice(changed, now));
+  await enqueue(deps.outbox, () => [passwordChangedNotice(changed, now)]);
   return toPublicUser(changed);
 }

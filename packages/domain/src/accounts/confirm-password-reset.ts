@@ -40,6 +40,6 @@ export async function confirmPasswordReset(
   if (!reset) throw new DomainError('InvalidLinkToken');
 
   await resetAttempts(limitedKey(deps.loginLimits?.failuresPerEmail, reset.user.email));
-  await enqueue(deps.outbox, passwordChangedNotice(reset.user, now));
+  await enqueue(deps.outbox, () => [passwordChangedNotice(reset.user, now)]);
   return signedIn(deps.tokens, reset.user, reset.session, now);
 }

@@ -28,12 +28,13 @@ export function emailChangedNotice(user: Addressee, oldEmail: string, now: numbe
 }
 
 /**
- * Accepts `messages` for delivery when mail is on (an outbox); nothing when it is off. Resolves
- * once every message is stored, so a message of a request that answered is delivered; a store
- * failure is the request's own.
+ * Accepts the messages `write` makes for delivery when mail is on (an outbox); when it is off,
+ * makes none, so no token is drawn for a mail that is never sent. Resolves once every message is
+ * stored, so a message of a request that answered is delivered; a store failure is the request's
+ * own.
  */
-export async function enqueue(outbox: Outbox | undefined, ...messages: NewMessage[]): Promise<void> {
-  if (outbox) await Promise.all(messages.map((message) => outbox.add(message)));
+export async function enqueue(outbox: Outbox | undefined, write: () => readonly NewMessage[]): Promise<void> {
+  if (outbox) await Promise.all(write().map((message) => outbox.add(message)));
 }
 
 /**

@@ -38,7 +38,7 @@ export async function signUp(
       { email, name, passwordHash, emailVerified: false, createdAt: now, updatedAt: now },
       newSession(now, deps.sessionRules ?? DEFAULT_SESSION_RULES),
     );
-    await enqueue(deps.outbox, emailVerification(user, now));
+    await enqueue(deps.outbox, () => [emailVerification(user, now)]);
     return await signedIn(deps.tokens, user, session, now);
   } catch (error) {
     if (!isDomainError(error, 'EmailAlreadyInUse')) await giveBackAttempts(taken);

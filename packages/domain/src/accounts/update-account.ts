@@ -40,7 +40,7 @@ export async function updateAccount(
   const updated = await deps.users.update(user.id, changes, email === undefined ? { token } : { token, passwordHash: user.passwordHash });
   if (!updated) throw await refusal(deps, request, 'CurrentPasswordIncorrect');
   if (email !== undefined && email !== user.email) {
-    await enqueue(deps.outbox, emailVerification(updated, changes.updatedAt), emailChangedNotice(updated, user.email, changes.updatedAt));
+    await enqueue(deps.outbox, () => [emailVerification(updated, changes.updatedAt), emailChangedNotice(updated, user.email, changes.updatedAt)]);
   }
   return toPublicUser(updated);
 }
