@@ -2,7 +2,7 @@ import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type Out
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { detachParser } from './node-internals.js';
-import { dropRequestBody, sendPendingContinue } from './request-body.js';
+import { continueWasSent, dropRequestBody, sendPendingContinue } from './request-body.js';
 
 /**
  * How long a closing connection keeps reading what the client still sends: bounded by time, as
@@ -127,19 +127,29 @@ export class ClosingConnections {
  * body is dropped unparsed, and no request after it runs), and the connection ends with a
  * lingering close. Every other answer keeps the connection alive: one to a request that asked
  * for `100 Continue` and whose body came without it is preceded by that `100 Continue`
- * (request-body.ts, `sendPendingContinue`).
+ * (request-body.ts, `sendPendingContinue`). An answer that follows a `100 Continue` goes out after
+ * it, in whatever pieces its body is written.
  */
 export function lingeringResponses(connections: ClosingConnections): typeof ServerResponse {
   return class LingeringServerResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
     override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
     override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
     override writeHead(statusCode: number, ...rest: [(string | OutgoingHttpHeaders | OutgoingHttpHeader[])?, (OutgoingHttpHeaders | OutgoingHttpHeader[])?]): this {
+      let continued: boolean;
       if (!this.req.complete && hasBody(this.req)) {
         this.setHeader('Connection', 'close');
         dropRequestBody(this.req);
         connections.stopParsing(this.req.socket);
-      } else sendPendingContinue(this.req);
-      return super.writeHead(statusCode, ...(rest as [string?, (OutgoingHttpHeaders | OutgoingHttpHeader[])?]));
+        continued = continueWasSent(this.req);
+      } else continued = sendPendingContinue(this.req);
+      super.writeHead(statusCode, ...(rest as [string?, (OutgoingHttpHeaders | OutgoingHttpHeader[])?]));
+      // While an earlier pipelined answer still holds the connection, Node queues what a response
+      // writes, the `100 Continue` included, and it puts the head in front of that queue when the
+      // first piece of the body is bytes rather than a string (as @hono/node-server writes a
+      // `Response`'s body): the client would read `100 Continue` inside the answer's body, and
+      // every answer after it out of step. Queued now, the head goes out after the `100 Continue`.
+      if (continued) this.flushHeaders();
+      return this;
     }
   };
 }

@@ -20,13 +20,15 @@ const readBody = Symbol('readBody');
 const dropBody = Symbol('dropBody');
 const continueFirst = Symbol('continueFirst');
 const sendContinue = Symbol('sendContinue');
+const continueSent = Symbol('continueSent');
 
 /** What `requestsWithBodyBuffer`'s requests add to Node's. */
 interface BufferedBody {
   [readBody](maxBytes: number): Promise<Uint8Array>;
   [dropBody](): void;
   [continueFirst](response: ServerResponse): void;
-  [sendContinue](): void;
+  [sendContinue](): boolean;
+  [continueSent](): boolean;
 }
 
 function isBuffered(request: IncomingMessage): request is IncomingMessage & BufferedBody {
@@ -50,6 +52,7 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
     #waiter: { resolve: (body: Uint8Array) => void; reject: (error: Error) => void } | undefined;
     #taken = false;
     #continue: ServerResponse | undefined;
+    #continued = false;
 
     // Every piece within the limit is taken at once, so the stream's queue never holds pieces and
     // the parser reads on while the route decides. Past the limit (or once answered without it)
@@ -128,10 +131,19 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
       this.#continue = response;
     }
 
-    [sendContinue](): void {
+    [sendContinue](): boolean {
       const response = this.#continue;
+      if (response === undefined) return this.#continued;
       this.#continue = undefined;
-      if (response && !response.headersSent && !response.writableEnded) response.writeContinue();
+      if (!response.headersSent && !response.writableEnded) {
+        response.writeContinue();
+        this.#continued = true;
+      }
+      return this.#continued;
+    }
+
+    [continueSent](): boolean {
+      return this.#continued;
     }
 
     override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
@@ -178,7 +190,13 @@ export function continueWhenRead(request: IncomingMessage, response: ServerRespo
  * final answer to a request that asked for `100 Continue` without getting it (the client may
  * still send the body, and it would be read as the next request); with the body all there,
  * nothing is left to mistake, and a request already pipelined after it must get its answer.
+ * True when a `100 Continue` has gone out to `request`, now or when its body was read.
  */
-export function sendPendingContinue(request: IncomingMessage): void {
-  if (isBuffered(request)) request[sendContinue]();
+export function sendPendingContinue(request: IncomingMessage): boolean {
+  return isBuffered(request) && request[sendContinue]();
+}
+
+/** Whether a `100 Continue` has gone out to `request` (when its body was read). */
+export function continueWasSent(request: IncomingMessage): boolean {
+  return isBuffered(request) && request[continueSent]();
 }

@@ -1,7 +1,10 @@
+import type { HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
+import type { ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { serveNode, type NodeServer } from './serve-node.js';
+import { readBodyAtMost } from '../request/request-facts.js';
+import { serveNode, type FetchApp, type NodeServer } from './serve-node.js';
 
 /** A promise and the function that resolves it: a latch between the server's handlers and the test. */
 function latch(): { promise: Promise<void>; open: () => void } {
@@ -10,24 +13,42 @@ function latch(): { promise: Promise<void>; open: () => void } {
   return { promise, open };
 }
 
-/** An app whose `/held/:name` answers only once the test opens that name's latch; it tells when each started. */
+/**
+ * An app whose `/held/:name` answers only once the test opens that name's latch; it tells when each started.
+ * `POST /upload/:name` answers 415 to a body that is not JSON, and otherwise reads the body (unless
+ * `?read=no`) and answers 200 with the name, as JSON or (`?answer=bytes`) as bytes; it keeps Node's
+ * response of each name.
+ */
 function heldApp() {
   const held = new Map<string, ReturnType<typeof latch>>();
   const started = new Set<string>();
+  const responses = new Map<string, ServerResponse>();
   const gate = (name: string) => {
     let entry = held.get(name);
     if (!entry) held.set(name, (entry = latch()));
     return entry;
   };
-  const app = new Hono()
+  const app = new Hono<{ Bindings: HttpBindings }>()
     .get('/now', (c) => c.json({ ok: true }))
     .get('/held/:name', async (c) => {
       const name = c.req.param('name');
       started.add(name);
       await gate(name).promise;
       return c.json({ name });
+    })
+    .post('/upload/:name', async (c) => {
+      const name = c.req.param('name');
+      responses.set(name, c.env.outgoing);
+      if (c.req.header('content-type') !== 'application/json') return c.json({ error: 'not JSON' }, 415);
+      if (c.req.query('read') !== 'no') await readBodyAtMost(c, 1024);
+      return c.req.query('answer') === 'bytes' ? c.body(new TextEncoder().encode(name), 200, { 'Content-Type': 'application/octet-stream' }) : c.json({ name });
     });
-  return { app, release: (name: string) => gate(name).open(), started };
+  return { app, release: (name: string) => gate(name).open(), started, responses };
+}
+
+/** A raw `POST` of `{}` with `type`, and `Expect: 100-continue` when `expectContinue`. */
+function rawPost(path: string, type: string, expectContinue = false): string {
+  return [`POST ${path} HTTP/1.1`, 'Host: x', `Content-Type: ${type}`, ...(expectContinue ? ['Expect: 100-continue'] : []), 'Content-Length: 2', '', '{}'].join('\r\n');
 }
 
 interface Answer {
@@ -74,7 +95,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const serve = async (app: Hono) => (server = await serveNode(app, { host: '127.0.0.1', port: 0 }));
+const serve = async (app: FetchApp, fastPath = true) => (server = await serveNode(app, { host: '127.0.0.1', port: 0, fastPath }));
 
 describe('serveNode: the drain before a stop', () => {
   it('answers a kept-alive connection with Connection: close once draining, then ends it', async () => {
@@ -147,4 +168,42 @@ describe('serveNode: the drain before a stop', () => {
     await closed;
     expect(client.answers()).toEqual([{ status: 200, connection: 'close', body: '{"name":"slow"}' }]);
   });
+});
+
+describe.each([
+  { path: 'on', fastPath: true },
+  { path: 'off', fastPath: false },
+])('serveNode, fast path $path: pipelined requests that expect 100-continue', ({ fastPath }) => {
+  const keptAlive = (status: number, body: string) => ({ status, connection: 'keep-alive', body });
+  const interim = { status: 100, connection: undefined, body: '' };
+
+  it('answers three POSTs in one packet in order: a 415, one that expects 100-continue, a plain one', async () => {
+    const { url } = await serve(heldApp().app, fastPath);
+    const client = await rawConnection(url);
+    client.socket.write(rawPost('/upload/a', 'text/plain') + rawPost('/upload/b', 'application/json', true) + rawPost('/upload/c', 'application/json'));
+    await vi.waitFor(() => expect(client.answers()).toHaveLength(4));
+    expect(client.answers()).toEqual([keptAlive(415, '{"error":"not JSON"}'), interim, keptAlive(200, '{"name":"b"}'), keptAlive(200, '{"name":"c"}')]);
+    expect(client.ended()).toBe(false);
+  });
+
+  it.each([
+    { answer: 'json', read: 'yes', body: '{"name":"second"}' },
+    { answer: 'json', read: 'no', body: '{"name":"second"}' },
+    { answer: 'bytes', read: 'yes', body: 'second' },
+    { answer: 'bytes', read: 'no', body: 'second' },
+  ])(
+    'sends the 100 Continue before the answer ($answer, body read: $read) written while an earlier answer holds the connection, and answers what follows',
+    async ({ answer, read, body }) => {
+      const held = heldApp();
+      const { url } = await serve(held.app, fastPath);
+      const client = await rawConnection(url);
+      const query = `?answer=${answer}&read=${read}`;
+      client.socket.write(`GET /held/first HTTP/1.1\r\nHost: x\r\n\r\n${rawPost(`/upload/second${query}`, 'application/json', true)}${rawPost(`/upload/third${query}`, 'application/json')}`);
+      // The second answer is written in full while the first still holds the connection.
+      await vi.waitFor(() => expect(held.responses.get('second')?.writableEnded).toBe(true));
+      held.release('first');
+      await vi.waitFor(() => expect(client.answers()).toHaveLength(4));
+      expect(client.answers()).toEqual([keptAlive(200, '{"name":"first"}'), interim, keptAlive(200, body), keptAlive(200, body.replace('second', 'third'))]);
+    },
+  );
 });
