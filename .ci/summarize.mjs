@@ -1,10 +1,12 @@
 // Reads the vitest JSON reports of one or more runs of the suite (one per Node.js line) and prints
-// what each run counted, every failed file and test under the Node it failed on, and then the one
-// closing line CI looks for, over all the runs: "N passed, M failed, K skipped". Exits non-zero
-// on any failure, a failed vitest run, a missing report or a run that passed no test.
+// what each run counted, every failed file and test under the Node it failed on with the first
+// lines of why, and then the one closing line CI looks for, over all the runs: "N passed, M failed,
+// K skipped". Exits non-zero on any failure, a failed vitest run, a missing report or a run that
+// passed no test.
 //
 //   node .ci/summarize.mjs <label> <report.json> <vitest exit status> [<label> <report.json> <status> …]
 import { readFileSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 
 const args = process.argv.slice(2);
 if (args.length === 0 || args.length % 3 !== 0) {
@@ -15,6 +17,16 @@ if (args.length === 0 || args.length % 3 !== 0) {
 
 const countIn = (files, status) =>
   files.reduce((n, file) => n + file.assertionResults.filter((t) => t.status === status).length, 0);
+
+/** The first lines of a failed test's first message (colour codes removed): enough to see why from the summary alone. */
+function whyItFailed(test) {
+  const message = (test.failureMessages ?? [])[0] ?? '';
+  return stripVTControlCharacters(message)
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '')
+    .slice(0, 8);
+}
 
 /** One run's counts, its problems printed under its label. */
 function summarizeRun(label, reportPath, vitestStatus) {
@@ -29,7 +41,10 @@ function summarizeRun(label, reportPath, vitestStatus) {
   const mongoFiles = results.filter((file) => /\.integration\.test\.ts$/.test(file.name));
   for (const file of results.filter((f) => f.status === 'failed')) {
     console.log(`FAILED on ${label}: ${file.name}${file.message ? `: ${file.message}` : ''}`);
-    for (const t of file.assertionResults.filter((a) => a.status === 'failed')) console.log(`  - ${t.fullName}`);
+    for (const t of file.assertionResults.filter((a) => a.status === 'failed')) {
+      console.log(`  - ${t.fullName}`);
+      for (const line of whyItFailed(t)) console.log(`      ${line}`);
+    }
   }
   const passed = report.numPassedTests ?? 0;
   // Failed tests as vitest counts them, plus once each a file that failed without a failed test

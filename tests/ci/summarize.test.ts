@@ -193,6 +193,35 @@ describe('.ci/summarize.mjs', () => {
     expect(lines.some((line) => line.includes('node v22.23.3') && line.includes('FAILED'))).toBe(false);
   });
 
+  it('prints, under a failed test, the first lines of why it failed, without colour codes', () => {
+    const why =
+      'AssertionError: expected 1 to be +0 // Object.is equality\n\n\u001b[32m- Expected\u001b[39m\n\u001b[31m+ Received\u001b[39m\n\n- 0\n+ 1\n' +
+      Array.from({ length: 20 }, (_, i) => `    at frame${i} (/repo/tests/http.test.ts:${i}:1)`).join('\n');
+    const failing = {
+      ...green(1),
+      numFailedTests: 1,
+      success: false,
+      testResults: [
+        {
+          ...file('http.test.ts', 'failed', [['counts no query', 'failed']]),
+          assertionResults: [{ fullName: 'counts no query', status: 'failed', failureMessages: [why, 'a second message'] }],
+        },
+      ],
+    };
+    const { lines } = summarizeRuns([['node v22.23.3', saved(failing), '1']]);
+    const under = lines.slice(lines.indexOf('  - counts no query') + 1, -2);
+    expect(under).toEqual([
+      '      AssertionError: expected 1 to be +0 // Object.is equality',
+      '      - Expected',
+      '      + Received',
+      '      - 0',
+      '      + 1',
+      '          at frame0 (/repo/tests/http.test.ts:0:1)',
+      '          at frame1 (/repo/tests/http.test.ts:1:1)',
+      '          at frame2 (/repo/tests/http.test.ts:2:1)',
+    ]);
+  });
+
   it('refuses arguments that are not label, report and status triples', () => {
     const result = spawnSync(process.execPath, [summarize, saved(green(1)), '0'], { encoding: 'utf8' });
     expect({ line: result.stdout.trim().split('\n').at(-1), code: result.status }).toEqual({ line: '0 passed, 1 failed', code: 1 });

@@ -169,7 +169,7 @@ export function describeHostileInput(target: ServerTarget): void {
         ['signup', 'POST', '/auth/signup', { email: { $ne: null }, name: { $gt: '' }, password: { $regex: '.*' } }, ['email', 'name', 'password']],
         ['create post', 'POST', '/posts', { title: { $gt: '' }, body: { $where: '1' }, authorId: { $ne: null } }, ['title', 'body', 'authorId']],
       ])('are refused by validation before any query (%s)', async (_label, method, path, body, paths) => {
-        t.calls?.reset();
+        await t.calls?.reset();
         const { status, body: answer } = await errorOf(await t.send(method, path, body));
         expect(status).toBe(400);
         expect(answer.error).toBe('Validation failed');
@@ -179,7 +179,7 @@ export function describeHostileInput(target: ServerTarget): void {
 
       it('in a PATCH are refused before any write (the post is looked up first, by its path id)', async () => {
         const { post } = (await (await t.send('POST', '/posts', { ...aPost, published: true })).json()) as { post: { id: string } };
-        t.calls?.reset();
+        await t.calls?.reset();
         const res = await errorOf(await t.send('PATCH', `/posts/${post.id}`, { title: { $gt: '' }, published: { $ne: false } }));
         expect(res.status).toBe(400);
         if (t.calls) expect([...t.calls.counts.keys()]).toEqual(['posts.findById']);
@@ -488,7 +488,7 @@ export function describeHostileInput(target: ServerTarget): void {
       }, 30_000);
 
       it.each(withToken)('without a token, %s answers 401 before any body rule and any query', async (_label, method, path) => {
-        t.calls?.reset();
+        await t.calls?.reset();
         for (const [what, body, type] of bodiesThatBreakTheRules) {
           for (const [headers, error, challenge] of [
             [{}, 'Missing authorization header', 'Bearer realm="inkwell"'],
@@ -528,7 +528,7 @@ export function describeHostileInput(target: ServerTarget): void {
           ['null', 'null', 'application/json'],
           ['a string', '"all"', 'application/json'],
         ] as [string, string | Uint8Array, string][]) {
-          t.calls?.reset();
+          await t.calls?.reset();
           const [status, error] = expected[what] ?? [400, 'Invalid JSON body'];
           expect({ what, ...(await errorOf(await t.send(method, path, body, { 'content-type': type, ...as(main) }))) }).toStrictEqual({
             what,
@@ -575,7 +575,7 @@ export function describeHostileInput(target: ServerTarget): void {
         'refuses wrong types, MongoDB operators and odd strings by validation after the token check alone (%s)',
         async (_label, method, path, body, paths) => {
           const before = await liveSessionIds();
-          t.calls?.reset();
+          await t.calls?.reset();
           const { status, body: answer } = await errorOf(await t.send(method, path, body, as(main)));
           expect({ status, error: answer.error }).toStrictEqual({ status: 400, error: 'Validation failed' });
           expect([...new Set((answer.issues as { path: string }[]).map((issue) => issue.path))].sort()).toEqual(paths);
@@ -679,7 +679,7 @@ export function describeHostileInput(target: ServerTarget): void {
         }
         await unchanged(before);
 
-        t.calls?.reset();
+        await t.calls?.reset();
         for (const id of ids) {
           const answer = await errorOf(await fetch(`${t.url}/me/sessions/${id}`, { method: 'DELETE' }));
           expect({ id: id.slice(0, 40), ...answer }).toStrictEqual({ id: id.slice(0, 40), status: 401, body: { error: 'Missing authorization header' } });
@@ -754,7 +754,7 @@ export function describeHostileInput(target: ServerTarget): void {
       }, 30_000);
 
       it.each(BODY_ENDPOINTS)('%s refuses bodies that break the body rules before any query', async (_label, path) => {
-        t.calls?.reset();
+        await t.calls?.reset();
         for (const [what, body, type, status, error] of [
           ['2 MiB', JSON.stringify({ email: account.email, token: links.reset, newPassword, padding: 'x'.repeat(2 * MiB) }), 'application/json', 413, 'Request body too large'],
           ['text/plain', JSON.stringify({ email: account.email, token: links.reset, newPassword }), 'text/plain', 415, 'Content-Type must be application/json'],
@@ -797,7 +797,7 @@ export function describeHostileInput(target: ServerTarget): void {
       ] as [string, string, Record<string, unknown>, string[]][])(
         'refuses wrong types, MongoDB operators and odd strings by validation before any query, and uses no token (%s)',
         async (_label, path, body, paths) => {
-          t.calls?.reset();
+          await t.calls?.reset();
           const text = JSON.stringify(body).replace('"{reset}"', JSON.stringify(links.reset));
           const { status, body: answer } = await errorOf(await t.send('POST', path, text));
           expect({ status, error: answer.error, paths: issuePaths(answer) }).toStrictEqual({ status: 400, error: 'Validation failed', paths });
@@ -826,7 +826,7 @@ export function describeHostileInput(target: ServerTarget): void {
       });
 
       it('POST /me/verify-email answers 401 without a token before any query, whatever the body, and at once to a body that never comes', async () => {
-        t.calls?.reset();
+        await t.calls?.reset();
         for (const [body, type] of [
           [JSON.stringify({ padding: 'x'.repeat(2 * MiB) }), 'application/json'],
           ['{"token":', 'text/plain'],

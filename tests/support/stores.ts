@@ -33,8 +33,17 @@ export function mongoStores(mongo: () => TestMongo): StoreFactory {
 export interface RepositoryCalls {
   readonly counts: Map<string, number>;
   total(): number;
-  reset(): void;
+  /**
+   * Waits until every message added to the outbox so far has been delivered (the delivery looks
+   * the account up and records its link in the background, after the request that asked for the
+   * mail has answered), then forgets every call counted: what is counted next is what the next
+   * request does.
+   */
+  reset(): Promise<void>;
 }
+
+/** How long `reset` waits for the mail already asked for to be delivered. */
+const MAIL_SETTLE_TIMEOUT_MS = 10_000;
 
 /** Wraps a store so every repository call is counted (for "rejected before any query" checks). */
 export function countingStore(store: Store): { store: Store; calls: RepositoryCalls } {
@@ -51,12 +60,41 @@ export function countingStore(store: Store): { store: Store; calls: RepositoryCa
         };
       },
     });
+  // Every delivery ends in a remove (sent, dropped or expired) or a retryLater (a failed send).
+  let added = 0;
+  let ended = 0;
+  const outbox: Store['outbox'] = {
+    add: async (message) => {
+      const result = await store.outbox.add(message);
+      added += 1;
+      return result;
+    },
+    claim: (...args) => store.outbox.claim(...args),
+    remove: async (...args) => {
+      await store.outbox.remove(...args);
+      ended += 1;
+    },
+    retryLater: async (...args) => {
+      await store.outbox.retryLater(...args);
+      ended += 1;
+    },
+  };
+  const mailSettled = async () => {
+    const deadline = Date.now() + MAIL_SETTLE_TIMEOUT_MS;
+    while (ended < added) {
+      if (Date.now() > deadline) throw new Error(`${added - ended} of ${added} mails still undelivered after ${MAIL_SETTLE_TIMEOUT_MS} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
   return {
-    store: { ...store, users: wrap('users', store.users), posts: wrap('posts', store.posts) },
+    store: { ...store, users: wrap('users', store.users), posts: wrap('posts', store.posts), outbox },
     calls: {
       counts,
       total: () => [...counts.values()].reduce((sum, n) => sum + n, 0),
-      reset: () => counts.clear(),
+      reset: async () => {
+        await mailSettled();
+        counts.clear();
+      },
     },
   };
 }
