@@ -7,7 +7,7 @@ const userFields = {
   id: v.pipe(v.string(), v.minLength(1), v.description('Assigned by the service; an opaque identifier.')),
   email: v.pipe(v.string(), v.email(), v.description('Stored trimmed and lower-cased.')),
   name: v.string(),
-};
+} as const;
 
 /**
  * The user object (docs/api.md, Accounts): exactly `{ id, email, name }` in every answer that

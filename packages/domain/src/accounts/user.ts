@@ -31,8 +31,11 @@ export interface Account {
   readonly id: string;
   readonly email: string;
   readonly name: string;
+  /** Whether the account proved it receives mail at `email` (as `User.emailVerified`). */
   readonly emailVerified: boolean;
+  /** When the account signed up, in milliseconds since the Unix epoch. */
   readonly createdAt: number;
+  /** When its name, e-mail, password or verification last changed, in milliseconds since the Unix epoch. */
   readonly updatedAt: number;
 }
 
