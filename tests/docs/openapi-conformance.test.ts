@@ -196,6 +196,14 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     expect(await request({})).toEqual(failure('MissingAuthorization'));
     await refusedCredentials(request);
   }
+  it('GET /me/account: 200, 401 (each reason), 500, 503', async () => {
+    const account = await signedUp('state@example.com');
+    expect(await call('GET', '/me/account', { headers: account.headers })).toEqual({
+      account: { id: account.userId, email: 'state@example.com', name: 'Writer', emailVerified: false, createdAt: clock.now(), updatedAt: clock.now() },
+    });
+    await tokenRefusals((headers) => call('GET', '/me/account', { headers }));
+    await storeFailures('users.findWithSession', () => call('GET', '/me/account', { headers: account.headers }));
+  });
   it('POST /auth/logout: 204 (with a body and without), 400, 401, 413, 415, 500, 503', async () => {
     const account = await signedUp('logout@example.com');
     const other = (await send('POST', '/auth/login', { email: 'logout@example.com', password: PASSWORD })) as { token: string };
@@ -475,7 +483,7 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     await send('POST', '/auth/verify-email', { token: 'not-a-token' });
     await badBodies('POST', '/auth/verify-email');
     await storeFailures('users.verifyEmail', () => send('POST', '/auth/verify-email', { token }));
-    await send('POST', '/auth/verify-email', { token });
+    expect(await send('POST', '/auth/verify-email', { token })).toEqual({ account: expect.objectContaining({ email: 'verify@example.com', emailVerified: true }) });
   });
 
   it('POST /me/verify-email: 202, 401, 409, 429, 500, 503', async () => {

@@ -234,6 +234,7 @@ const ACCOUNT_ENDPOINTS = [
   ['POST', '/auth/refresh'],
   ['POST', '/auth/password'],
   ['GET', '/me/sessions'],
+  ['GET', '/me/account'],
   ['DELETE', '/me/sessions/{id}'],
   ['PATCH', '/me'],
   ['DELETE', '/me'],
@@ -245,6 +246,8 @@ const ACCOUNT_ANSWERS: Readonly<Record<string, readonly number[]>> = {
   'POST /auth/password': [200, 400, 401, 403, 413, 415, 429],
   'GET /me/sessions': [200, 401],
   'HEAD /me/sessions': [200, 401],
+  'GET /me/account': [200, 401],
+  'HEAD /me/account': [200, 401],
   'DELETE /me/sessions/{id}': [204, 401, 404],
   'GET /me': [200, 401],
   'HEAD /me': [200, 401],
@@ -409,9 +412,18 @@ interface Answer {
   readonly contentType: string;
 }
 
-/** Never a 5xx; a 4xx is JSON `{ error: string, ... }`. */
+/** The user object's keys in every answer that carries one, and the account's in `{ account }`: exactly these. */
+const USER_KEYS = ['email', 'id', 'name'];
+const ACCOUNT_KEYS = ['createdAt', 'email', 'emailVerified', 'id', 'name', 'updatedAt'];
+
+/** Never a 5xx; a 4xx is JSON `{ error: string, ... }`; a user object is exactly `{ id, email, name }`, an account its six fields. */
 function expectWellFormed(answer: Answer, method = 'GET'): void {
   expect(answer.status, answer.text).toBeLessThan(500);
+  if (answer.status < 400 && method !== 'HEAD' && /^application\/json/.test(answer.contentType)) {
+    const body = JSON.parse(answer.text) as { user?: object; account?: object };
+    if ('user' in body) expect(Object.keys(body.user ?? {}).sort(), answer.text).toEqual(USER_KEYS);
+    if ('account' in body) expect(Object.keys(body.account ?? {}).sort(), answer.text).toEqual(ACCOUNT_KEYS);
+  }
   if (answer.status < 400 || method === 'HEAD') return;
   expect(answer.contentType).toMatch(/^application\/json/);
   const body = JSON.parse(answer.text) as unknown;
@@ -650,7 +662,7 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
         fc.asyncProperty(
           anyMethod,
           fc.oneof(
-            fc.constantFrom('/', '/auth', '/auth/signup', '/auth/login', '/me', '/me/posts', '/posts', '/health', '/auth/password-reset', '/auth/password-reset/confirm', '/auth/verify-email', '/me/verify-email'),
+            fc.constantFrom('/', '/auth', '/auth/signup', '/auth/login', '/me', '/me/account', '/me/posts', '/posts', '/health', '/auth/password-reset', '/auth/password-reset/confirm', '/auth/verify-email', '/me/verify-email'),
             pathId.map((id) => `/${id}`),
             pathId.map((id) => `/posts/${id}/x`),
           ),
@@ -721,7 +733,7 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
 
             // No answer shows a link's token, a hash, or a token but the one it issues; nothing stored holds a link's token.
             expect(answer.text).not.toMatch(/passwordHash|fake-hash:|tokenHash/);
-            const parsed = answer.status < 300 && answer.text !== '' ? (JSON.parse(answer.text) as { token?: string; user?: Record<string, unknown> }) : {};
+            const parsed = answer.status < 300 && answer.text !== '' ? (JSON.parse(answer.text) as { token?: string; user?: Record<string, unknown>; account?: Record<string, unknown> }) : {};
             for (const token of [...Object.values(links), main, second, ended]) expect(answer.text).not.toContain(token);
             for (const link of Object.values(links)) expect(JSON.stringify(after)).not.toContain(link);
             // Only the caller's own account may change.
@@ -739,7 +751,7 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
                 expect(answer.text).toBe('{}');
                 break;
               case 'POST /auth/password-reset/confirm':
-                expect(parsed.user).toStrictEqual({ id: user.id, email, name: 'Mailed', emailVerified: true });
+                expect(parsed.user).toStrictEqual({ id: user.id, email, name: 'Mailed' });
                 expect(storedSessionIds(stored)).toEqual([sessionIdOf(String(parsed.token))]);
                 expect(stored?.passwordHash).not.toBe(storedBefore?.passwordHash);
                 expect(stored?.emailVerified).toBe(true);
@@ -747,7 +759,7 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
                 for (const endedNow of [main, second]) expect((await send('GET', '/me', '', '', { authorization: `Bearer ${endedNow}` })).status).toBe(401);
                 break;
               case 'POST /auth/verify-email':
-                expect(parsed.user).toStrictEqual({ id: user.id, email, name: 'Mailed', emailVerified: true });
+                expect(parsed.account).toStrictEqual({ id: user.id, email, name: 'Mailed', emailVerified: true, createdAt: stored?.createdAt, updatedAt: stored?.updatedAt });
                 expect(stored?.emailVerified).toBe(true);
                 expect(storedSessionIds(stored)).toEqual(storedSessionIds(storedBefore));
                 break;
@@ -852,10 +864,12 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
                 case 'POST /auth/password':
                   expect(sessionsAfter).toEqual([caller]);
                   expect(stored?.passwordHash).not.toBe(storedBefore?.passwordHash);
+                  expect(parsed.user).toStrictEqual({ id: user.id, email: stored?.email, name: stored?.name });
                   break;
                 case 'POST /auth/refresh':
                   expect(sessionIdOf(String(parsed.token))).toBe(caller);
                   expect(sessionsAfter).toEqual(sessionsBefore);
+                  expect(parsed.user).toStrictEqual({ id: user.id, email: stored?.email, name: stored?.name });
                   break;
                 case 'GET /me/sessions': {
                   const listed = parsed.sessions as Record<string, unknown>[];
@@ -865,8 +879,18 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
                   break;
                 }
                 case 'PATCH /me':
-                  expect(Object.keys(parsed.user as object).sort()).toEqual(['email', 'emailVerified', 'id', 'name']);
-                  expect(parsed.user).toStrictEqual({ id: user.id, email: stored?.email, name: stored?.name, emailVerified: stored?.emailVerified ?? false });
+                case 'GET /me':
+                  expect(parsed.user).toStrictEqual({ id: user.id, email: stored?.email, name: stored?.name });
+                  break;
+                case 'GET /me/account':
+                  expect(parsed.account).toStrictEqual({
+                    id: user.id,
+                    email: stored?.email,
+                    name: stored?.name,
+                    emailVerified: stored?.emailVerified ?? false,
+                    createdAt: stored?.createdAt,
+                    updatedAt: stored?.updatedAt,
+                  });
                   break;
               }
             },

@@ -102,6 +102,9 @@ export function describeHeadersAndLogs(factory: StoreFactory): void {
         ['me 200', await call('/me', { headers: { authorization: `Bearer ${token}` } })],
         ['me 401 missing', await call('/me')],
         ['me 401 invalid', await call('/me', { headers: { authorization: 'Bearer nope' } })],
+        ['account 200', await call('/me/account', { headers: { authorization: `Bearer ${token}` } })],
+        ['account 401 missing', await call('/me/account')],
+        ['account 401 invalid', await call('/me/account', { headers: { authorization: 'Bearer nope' } })],
       ];
       const otherAnswers: [string, Response][] = [
         ['list 200', await call('/posts')],
@@ -159,9 +162,15 @@ export function describeHeadersAndLogs(factory: StoreFactory): void {
 
         const signup = await server.send('POST', '/auth/signup', { email: 'c@example.com', name: 'C', password: PASSWORD }, { origin: 'https://app.example.com' });
         const { token } = (await signup.json()) as { token: string };
-        const me = await fetch(`${server.url}/me`, { headers: { origin: 'https://app.example.com', authorization: `Bearer ${token}` } });
-        expect(me.status).toBe(200);
-        expect(me.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+        for (const path of ['/me', '/me/account']) {
+          const mine = await fetch(`${server.url}${path}`, { headers: { origin: 'https://app.example.com', authorization: `Bearer ${token}` } });
+          expect({ path, status: mine.status, allowed: mine.headers.get('access-control-allow-origin') }).toEqual({ path, status: 200, allowed: 'https://app.example.com' });
+          const asked = await fetch(`${server.url}${path}`, {
+            method: 'OPTIONS',
+            headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+          });
+          expect({ path, status: asked.status, allowed: asked.headers.get('access-control-allow-origin') }).toEqual({ path, status: 204, allowed: 'https://app.example.com' });
+        }
 
         for (const origin of ['https://evil.example.com', 'https://app.example.com.evil.net', 'null']) {
           const foreign = await fetch(`${server.url}/me`, {

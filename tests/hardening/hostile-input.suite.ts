@@ -143,9 +143,18 @@ export function describeHostileInput(target: ServerTarget): void {
         expect(read.post).toStrictEqual({ ...post, updatedAt: expect.any(Number) });
         expect(Object.keys(read.post).sort()).toEqual(Object.keys(post).sort());
 
-        const signup = await t.send('POST', '/auth/signup', `{"__proto__":{"passwordHash":"x"},${JSON.stringify(alice).slice(1)}`);
+        const signup = await t.send(
+          'POST',
+          '/auth/signup',
+          `{"__proto__":{"passwordHash":"x","emailVerified":true,"createdAt":1},"emailVerified":true,"updatedAt":2,${JSON.stringify(alice).slice(1)}`,
+        );
         expect(signup.status).toBe(201);
-        expect(((await signup.json()) as { user: object }).user).toStrictEqual({ id: expect.any(String), email: alice.email, name: alice.name, emailVerified: false });
+        const signedUp = (await signup.json()) as { token: string; user: object };
+        expect(signedUp.user).toStrictEqual({ id: expect.any(String), email: alice.email, name: alice.name });
+        // Neither the body nor its __proto__ sets what the account's state says.
+        const state = (await (await fetch(`${t.url}/me/account`, { headers: { authorization: `Bearer ${signedUp.token}` } })).json()) as { account: Record<string, unknown> };
+        expect(state.account).toStrictEqual({ ...signedUp.user, emailVerified: false, createdAt: expect.any(Number), updatedAt: state.account.createdAt });
+        expect(state.account.createdAt).toBeGreaterThan(2);
 
         // A __proto__ object cannot supply the fields a body lacks.
         const login = await errorOf(await t.send('POST', '/auth/login', `{"__proto__":${JSON.stringify({ email: alice.email, password: alice.password })}}`));
@@ -500,8 +509,9 @@ export function describeHostileInput(target: ServerTarget): void {
             expect(res.headers.get('www-authenticate')).toBe(challenge);
           }
         }
-        const list = await errorOf(await fetch(`${t.url}/me/sessions`));
-        expect(list).toStrictEqual({ status: 401, body: { error: 'Missing authorization header' } });
+        for (const path of ['/me/sessions', '/me/account']) {
+          expect({ path, ...(await errorOf(await fetch(`${t.url}${path}`))) }).toStrictEqual({ path, status: 401, body: { error: 'Missing authorization header' } });
+        }
         if (t.calls) expect(t.calls.total()).toBe(0);
         await stillServing();
       });
@@ -621,11 +631,14 @@ export function describeHostileInput(target: ServerTarget): void {
         const patched = await t.send(
           'PATCH',
           '/me',
-          '{"__proto__":{"name":"hijacked","email":"hijacked@example.com","passwordHash":"x"},"constructor":{"prototype":{"polluted":"yes"}},"name":"Proto"}',
+          '{"__proto__":{"name":"hijacked","email":"hijacked@example.com","passwordHash":"x","emailVerified":true},"constructor":{"prototype":{"polluted":"yes"}},"name":"Proto","emailVerified":true,"createdAt":1}',
           as(main),
         );
         expect(patched.status).toBe(200);
-        expect(await patched.json()).toStrictEqual({ user: { id: expect.any(String), email: account.email, name: 'Proto', emailVerified: false } });
+        expect(await patched.json()).toStrictEqual({ user: { id: expect.any(String), email: account.email, name: 'Proto' } });
+        const state = (await (await fetch(`${t.url}/me/account`, { headers: as(main) })).json()) as { account: Record<string, unknown> };
+        expect(state.account).toMatchObject({ email: account.email, name: 'Proto', emailVerified: false });
+        expect(state.account.createdAt).toBeGreaterThan(1);
 
         // A __proto__ object cannot supply the fields a body lacks.
         const smuggled = JSON.stringify({ currentPassword: account.password, newPassword: 'hijacked passphrase' });
@@ -690,7 +703,7 @@ export function describeHostileInput(target: ServerTarget): void {
       it('answers POST /auth/refresh, which reads no body, as if it had none', async () => {
         const res = await t.send('POST', '/auth/refresh', 'x'.repeat(2 * MiB), { 'content-type': 'text/plain', ...as(second) });
         expect(res.status).toBe(200);
-        expect(await res.json()).toStrictEqual({ token: expect.any(String), user: { id: expect.any(String), email: account.email, name: expect.any(String), emailVerified: false } });
+        expect(await res.json()).toStrictEqual({ token: expect.any(String), user: { id: expect.any(String), email: account.email, name: expect.any(String) } });
         await stillServing();
       });
 
@@ -851,7 +864,9 @@ export function describeHostileInput(target: ServerTarget): void {
       it('the links still work after all of the above, once each', async () => {
         const verified = await t.send('POST', '/auth/verify-email', { token: links.verification });
         expect(verified.status).toBe(200);
-        expect(await verified.json()).toStrictEqual({ user: { id: expect.any(String), email: account.email, name: account.name, emailVerified: true } });
+        expect(await verified.json()).toStrictEqual({
+          account: { id: expect.any(String), email: account.email, name: account.name, emailVerified: true, createdAt: expect.any(Number), updatedAt: expect.any(Number) },
+        });
         const reset = await t.send('POST', '/auth/password-reset/confirm', { token: links.reset, newPassword });
         expect(reset.status).toBe(200);
         expect(await errorOf(await fetch(`${t.url}/me`, { headers: as(session) }))).toStrictEqual({ status: 401, body: { error: 'Invalid token' } });

@@ -38,15 +38,6 @@ export function describeMailApi(api: () => HttpApi, target: HttpTarget): void {
     return { ...signedIn, link: token };
   }
 
-  describe('the user object', () => {
-    it('carries emailVerified, false for a new account, in every answer', async () => {
-      const { token, user } = await api().signUp();
-      expect(user).toStrictEqual({ id: expect.any(String), email: alice.email, name: alice.name, emailVerified: false });
-      await expectJson(await api().me(token), 200, { user });
-      await expectJson(await logIn(PASSWORD), 200, { token: expect.any(String), user });
-    });
-  });
-
   describe('e-mail verification', () => {
     it('sends a link at signup that verifies the address once, without credentials', async () => {
       const { token, user } = await api().signUp();
@@ -54,8 +45,8 @@ export function describeMailApi(api: () => HttpApi, target: HttpTarget): void {
       expect(mail.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const res = await verify(mail.token);
       expect(res.headers.get('cache-control')).toBe('no-store');
-      await expectJson(res, 200, { user: { ...user, emailVerified: true } });
-      await expectJson(await api().me(token), 200, { user: { ...user, emailVerified: true } });
+      await expectJson(res, 200, { account: { ...user, emailVerified: true, createdAt: expect.any(Number), updatedAt: expect.any(Number) } });
+      await expectJson(await api().me(token), 200, { user });
       await expectError(await verify(mail.token), 400, INVALID_LINK);
     });
 
@@ -74,7 +65,7 @@ export function describeMailApi(api: () => HttpApi, target: HttpTarget): void {
           expect({ path, method, status: res.status }).toStrictEqual({ path, method, status: 405 });
         }
       }
-      await expectJson(await verify(verification.token), 200, { user: expect.objectContaining({ emailVerified: true }) });
+      await expectJson(await verify(verification.token), 200, { account: expect.objectContaining({ emailVerified: true }) });
       await expectJson(await confirm(reset.token), 200, signedInShape);
     });
 
@@ -97,7 +88,7 @@ export function describeMailApi(api: () => HttpApi, target: HttpTarget): void {
       await expectJson(res, 202, {});
       const second = await api().inbox.take('email-verification', alice.email);
       await expectError(await verify(first.token), 400, INVALID_LINK);
-      await expectJson(await verify(second.token), 200, { user: expect.objectContaining({ emailVerified: true }) });
+      await expectJson(await verify(second.token), 200, { account: expect.objectContaining({ emailVerified: true }) });
       await expectError(await api().request('/me/verify-email', { method: 'POST', headers: auth(session) }), 409, 'Email already verified');
     });
 
@@ -126,11 +117,11 @@ export function describeMailApi(api: () => HttpApi, target: HttpTarget): void {
       const { token: session, user } = await api().signUp();
       const old = await api().inbox.take('email-verification', alice.email);
       const res = await api().send('PATCH', '/me', { email: 'alicia@example.org', currentPassword: PASSWORD }, auth(session));
-      await expectJson(res, 200, { user: { ...user, email: 'alicia@example.org', emailVerified: false } });
+      await expectJson(res, 200, { user: { ...user, email: 'alicia@example.org' } });
       await api().inbox.take('email-changed', alice.email, 'no link');
       const fresh = await api().inbox.take('email-verification', 'alicia@example.org');
       await expectError(await verify(old.token), 400, INVALID_LINK);
-      await expectJson(await verify(fresh.token), 200, { user: { ...user, email: 'alicia@example.org', emailVerified: true } });
+      await expectJson(await verify(fresh.token), 200, { account: expect.objectContaining({ id: user.id, email: 'alicia@example.org', emailVerified: true }) });
     });
   });
 
@@ -161,8 +152,9 @@ export function describeMailApi(api: () => HttpApi, target: HttpTarget): void {
       await expectJson(await api().me(legacy), 200, { user });
       const res = await confirm(link);
       expect(res.headers.get('cache-control')).toBe('no-store');
-      const { token: after } = (await expectJson(res, 200, { token: expect.any(String), user: { ...user, emailVerified: true } })) as { token: string };
-      await expectJson(await api().me(after), 200, { user: { ...user, emailVerified: true } });
+      const { token: after } = (await expectJson(res, 200, { token: expect.any(String), user })) as { token: string };
+      await expectJson(await api().me(after), 200, { user });
+      await expectJson(await api().request('/me/account', { headers: auth(after) }), 200, { account: expect.objectContaining({ emailVerified: true }) });
       for (const ended of [before, legacy]) await expectError(await api().me(ended), 401, 'Invalid token');
       await expectError(await logIn(PASSWORD), 401, 'Invalid email or password');
       await expectJson(await logIn(NEW_PASSWORD), 200, signedInShape);
@@ -279,9 +271,16 @@ export function describeMailOff(target: HttpTarget): void {
       expect(Object.keys(document.components.schemas).filter((name) => /PasswordReset|VerifyEmail/.test(name))).toEqual([]);
     });
 
-    it('still answers emailVerified, and sends nothing', async () => {
-      const { user } = await api().signUp();
-      expect(user.emailVerified).toBe(false);
+    it('still serves GET /me/account, unverified for an account never verified, and sends nothing', async () => {
+      const { token, user } = await api().signUp();
+      const res = await api().request('/me/account', { headers: auth(token) });
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      await expectJson(res, 200, { account: { ...user, emailVerified: false, createdAt: api().clock.now(), updatedAt: api().clock.now() } });
+      await expectJson(await api().me(token), 200, { user });
+      await expectError(await api().request('/me/account'), 401, 'Missing authorization header');
+      const document = (await (await api().request('/openapi.json')).json()) as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
+      expect(Object.keys(document.paths)).toContain('/me/account');
+      expect(Object.keys(document.components.schemas)).toContain('Account');
       expect(api().mail).toBeNull();
       expect(await api().inkwell.store.outbox.claim('test', Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
     });

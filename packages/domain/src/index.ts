@@ -18,7 +18,7 @@ export { parseInput, type ObjectIssueMessage, type ReadBody } from './shared/val
 export type { Clock } from './shared/clock.js';
 
 // Accounts: entities, sessions and ports
-export type { User, NewUser, PublicUser, SignedIn } from './accounts/user.js';
+export type { User, NewUser, PublicUser, Account, SignedIn } from './accounts/user.js';
 export type { Session, NewSession, PublicSession, SessionRules, SessionsToEnd, TokensWithoutSession } from './accounts/session.js';
 export { DEFAULT_SESSION_RULES, TOKEN_LIFETIME_MS, acceptsTokenWithoutSession, endsSession } from './accounts/session.js';
 export type {
@@ -65,13 +65,14 @@ export type {
   ConfirmPasswordResetInput,
   VerifyEmailInput,
 } from './accounts/schemas.js';
-export { PublicUserSchema, SignedInSchema, PublicSessionSchema } from './accounts/response-schemas.js';
+export { PublicUserSchema, AccountSchema, SignedInSchema, PublicSessionSchema } from './accounts/response-schemas.js';
 
 // Accounts: use cases
 export { signUp, type SignUpRequest } from './accounts/sign-up.js';
 export { logIn, type LogInRequest } from './accounts/log-in.js';
 export { authenticate, type AuthenticateRequest, type Authenticated } from './accounts/authenticate.js';
 export { currentUser, type CurrentUserRequest } from './accounts/current-user.js';
+export { currentAccount, type CurrentAccountRequest } from './accounts/current-account.js';
 export { logOut, type LogOutRequest } from './accounts/log-out.js';
 export { listSessions, type ListSessionsRequest } from './accounts/list-sessions.js';
 export { endSession, type EndSessionRequest } from './accounts/end-session.js';

@@ -10,6 +10,7 @@ import {
   VerifyEmailSchema,
   changePassword,
   confirmPasswordReset,
+  currentAccount,
   currentUser,
   deleteAccount,
   endSession,
@@ -43,7 +44,7 @@ import {
   withNoStore,
   wwwAuthenticate,
 } from '../openapi/responses.js';
-import { AcceptedSchema, SessionListSchema, UserEnvelopeSchema } from '../openapi/response-schemas.js';
+import { AcceptedSchema, AccountEnvelopeSchema, SessionListSchema, UserEnvelopeSchema } from '../openapi/response-schemas.js';
 import type { OpenApiResponse } from '../openapi/types.js';
 import { credentialsOf } from '../request/credentials.js';
 import { noStore } from '../response/no-store.js';
@@ -226,6 +227,24 @@ export const accountRoutes = RouteTable.empty()
     handler: (deps) => async (c) => c.json({ user: await currentUser(deps, { credentials: credentialsOf(c) }) }, 200),
   })
   .add({
+    method: 'get',
+    path: '/me/account',
+    serves: 'currentAccount',
+    operation: ({ schema }) =>
+      ownOperation({
+        operationId: 'getMyAccount',
+        summary: "The account's state",
+        description:
+          "The account that owns the bearer token, with what the user object leaves out: whether its address is verified (`emailVerified`; false until a verification link, or a password reset sent there, proves it, and again after an e-mail change) and its times. Served whether or not the server sends mail.",
+        responses: withNoStore({
+          '200': json('The account behind the token.', schema(AccountEnvelopeSchema)),
+          '401': tokenRequired,
+          ...serverFailures,
+        }),
+      }),
+    handler: (deps) => async (c) => c.json({ account: await currentAccount(deps, { credentials: credentialsOf(c) }) }, 200),
+  })
+  .add({
     method: 'patch',
     path: '/me',
     serves: 'updateAccount',
@@ -379,13 +398,13 @@ export const accountRoutes = RouteTable.empty()
       tags: ['Accounts'],
       ...publicOperation,
       responses: withNoStore({
-        '200': json('The address is verified.', schema(UserEnvelopeSchema)),
+        '200': json('The address is verified: the account as `GET /me/account` answers it, `emailVerified` true.', schema(AccountEnvelopeSchema)),
         '400': badRequest({ token: 42 }, linkTokenRefused),
         ...bodyFailures,
         ...serverFailures,
       }),
     }),
-    handler: (deps) => async (c) => c.json({ user: await verifyEmail(deps, { body: lazyBody(c, deps) }) }, 200),
+    handler: (deps) => async (c) => c.json({ account: await verifyEmail(deps, { body: lazyBody(c, deps) }) }, 200),
   })
   .add({
     method: 'post',
