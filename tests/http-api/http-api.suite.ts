@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { describeAccountRaces } from './account-races.suite.js';
+import { describeAccountState } from './account-state.suite.js';
 import { describeAccountsApi } from './accounts.suite.js';
 import { describeBodyRules } from './bodies.suite.js';
 import { describeRoutingAndFailures } from './failures.suite.js';
@@ -27,6 +28,7 @@ export function describeHttpApi(target: HttpTarget): void {
     describeAccountsApi(api, target);
     describeUserObject(api);
     describeMeAccount(api);
+    describeAccountState(api, target);
     describeSessionsApi(api, target);
     describeMailApi(api, target);
     inProcessOnly(target).describe('with one request held between its checks and its write', () => describeAccountRaces(() => ({ held: api(), other: api() })));
