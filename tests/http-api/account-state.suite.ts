@@ -1,7 +1,9 @@
 import { DomainError, type Account } from '@inkwell/domain';
+import { crossing, holdNextCall } from '@inkwell/domain/testing';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD, alice, bob } from '../support/fixtures.js';
 import { issueToken, issueTokenWithoutSession, sessionIdOf } from '../support/tokens.js';
+import type { CrossingApps } from './account-races.suite.js';
 import { expectError, expectJson, expectNoContent, inProcessOnly, type HttpApi, type HttpTarget } from './harness.js';
 import { auth } from './owner-client.js';
 
@@ -146,6 +148,91 @@ export function describeAccountState(api: () => HttpApi, target: HttpTarget): vo
       await tick();
       await expectJson(await api().send('POST', '/auth/password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }, auth(token)), 200, { user: expect.any(Object) });
       await at(T0 + 60, 'password change');
+    });
+  });
+}
+
+/**
+ * `updatedAt` as `GET /me/account` reads it, with a change held between what it read and its
+ * write while another change of the same account is stored meanwhile, at a later time: the
+ * account's `updatedAt` never moves back (as a post's never does), whichever write lands last,
+ * on one app or on two apps sharing one database.
+ */
+export function describeAccountStateRaces(apps: () => CrossingApps): void {
+  const held = () => apps().held;
+  const other = () => apps().other;
+  const users = () => held().inkwell.store.users;
+  /** Alice signed up through `held`, with her verification link not used yet. */
+  const aliceWithLink = async () => {
+    const { token, user } = await held().signUp();
+    const { token: link } = await held().inbox.take('email-verification', alice.email);
+    return { token, user, link };
+  };
+  /** Moves both apps' clocks on by `ms` (one clock when both are one app). */
+  const later = async (ms: number) => {
+    await held().elapse(ms);
+    if (other() !== held()) await other().elapse(ms);
+  };
+  /** What `GET /me/account` reads after the crossing: an `updatedAt` never earlier than `atLeast` (what an answer already showed), nor than the signup. */
+  const expectNotBack = async (token: string, atLeast: number) => {
+    const { createdAt, updatedAt } = await accountOf(other(), token);
+    expect({ updatedAt, movedBackBy: Math.max(0, atLeast - updatedAt), beforeSignup: updatedAt < createdAt }).toEqual({
+      updatedAt: Math.max(updatedAt, atLeast),
+      movedBackBy: 0,
+      beforeSignup: false,
+    });
+  };
+
+  describe("the account's updatedAt with two changes crossing", () => {
+    it('PATCH /me held at its write while the address is verified later: updatedAt stays at the verification', async () => {
+      const { token, link } = await aliceWithLink();
+      let verifiedAt = 0;
+      const renamed = await crossing(
+        holdNextCall(users(), 'update'),
+        () => held().send('PATCH', '/me', { name: 'Alicia' }, auth(token)),
+        async () => {
+          await later(1_000);
+          const res = await other().send('POST', '/auth/verify-email', { token: link });
+          verifiedAt = ((await expectJson(res, 200, { account: expect.objectContaining({ emailVerified: true }) })) as { account: Account }).account.updatedAt;
+        },
+      );
+      await expectJson(renamed, 200, { user: expect.objectContaining({ name: 'Alicia' }) });
+      await expectNotBack(token, verifiedAt);
+    });
+
+    it('POST /auth/password held at its write while the address is verified later: updatedAt stays at the verification', async () => {
+      const { token, link } = await aliceWithLink();
+      let verifiedAt = 0;
+      const changed = await crossing(
+        holdNextCall(users(), 'changePassword'),
+        () => held().send('POST', '/auth/password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }, auth(token)),
+        async () => {
+          await later(1_000);
+          const res = await other().send('POST', '/auth/verify-email', { token: link });
+          verifiedAt = ((await expectJson(res, 200, { account: expect.objectContaining({ emailVerified: true }) })) as { account: Account }).account.updatedAt;
+        },
+      );
+      await expectJson(changed, 200, { user: expect.any(Object) });
+      await expectNotBack(token, verifiedAt);
+    });
+
+    it('the reset confirm held at its write while the account is renamed later: updatedAt stays at the rename', async () => {
+      const { token } = await aliceWithLink();
+      await later(1);
+      await expectJson(await held().send('POST', '/auth/password-reset', { email: alice.email }), 202, {});
+      const { token: link } = await held().inbox.take('password-reset', alice.email);
+      let renamedAt = 0;
+      const reset = await crossing(
+        holdNextCall(users(), 'resetPassword'),
+        () => held().send('POST', '/auth/password-reset/confirm', { token: link, newPassword: NEW_PASSWORD }),
+        async () => {
+          await later(1_000);
+          await expectJson(await other().send('PATCH', '/me', { name: 'Alicia' }, auth(token)), 200, { user: expect.objectContaining({ name: 'Alicia' }) });
+          renamedAt = (await accountOf(other(), token)).updatedAt;
+        },
+      );
+      const { token: after } = (await expectJson(reset, 200, { token: expect.any(String), user: expect.objectContaining({ name: 'Alicia' }) })) as { token: string };
+      await expectNotBack(after, renamedAt);
     });
   });
 }
