@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { describeAccountRaces } from './account-races.suite.js';
+import { describeAccountState, describeAccountStateRaces } from './account-state.suite.js';
 import { describeAccountsApi } from './accounts.suite.js';
 import { describeBodyRules } from './bodies.suite.js';
 import { describeRoutingAndFailures } from './failures.suite.js';
@@ -27,9 +28,11 @@ export function describeHttpApi(target: HttpTarget): void {
     describeAccountsApi(api, target);
     describeUserObject(api);
     describeMeAccount(api);
+    describeAccountState(api, target);
     describeSessionsApi(api, target);
     describeMailApi(api, target);
     inProcessOnly(target).describe('with one request held between its checks and its write', () => describeAccountRaces(() => ({ held: api(), other: api() })));
+    inProcessOnly(target).describe('with one account change held between its read and its write', () => describeAccountStateRaces(() => ({ held: api(), other: api() })));
     describePostsApi(api, target);
     describeListApi(api, target);
     describeBodyRules(api, target);

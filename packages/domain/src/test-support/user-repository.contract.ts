@@ -181,6 +181,33 @@ export function describeUserRepositoryContract(
         const again = await inserted();
         expect(again.user.id).not.toBe(user.id);
       });
+
+      it('never sets updatedAt earlier than the stored one: a write whose time is earlier (computed before another write stored a later one) keeps it', async () => {
+        // Each write, on an account of its own whose stored updatedAt is LATER, is handed an
+        // earlier time, as a write held between its read and its write, or made by a process
+        // whose clock is behind, is.
+        const LATER = T0 + 50;
+        const writes: Record<string, (user: User, session: Session) => Promise<User | { user: User } | null>> = {
+          update: (user) => users.update(user.id, { name: 'Alicia', updatedAt: T0 + 10 }),
+          changePassword: (user, session) => users.changePassword(user.id, 'new-hash', tokenOf(user.id, session), T0 + 10, { token: tokenOf(user.id, session) }),
+          resetPassword: async (user) => {
+            await users.recordPasswordReset(user.id, link('r', T0 + 5, { email: user.email }), T0 + 5);
+            return users.resetPassword(user.id, 'r', 'new-hash', sessionAt(T0 + 10), T0 + 10);
+          },
+          verifyEmail: async (user) => {
+            await users.recordEmailVerification(user.id, link('v', T0 + 5, { email: user.email }), T0 + 5);
+            return users.verifyEmail('v', T0 + 10);
+          },
+        };
+        const seen: Record<string, unknown> = {};
+        for (const [write, run] of Object.entries(writes)) {
+          const { user, session } = await inserted({ email: `${write.toLowerCase()}@example.com`, updatedAt: LATER });
+          const answered = await run(user, session);
+          const answer = answered !== null && 'user' in answered ? answered.user : answered;
+          seen[write] = { answered: answer?.updatedAt, stored: (await users.findById(user.id))?.updatedAt };
+        }
+        expect(seen).toStrictEqual(Object.fromEntries(Object.keys(writes).map((write) => [write, { answered: LATER, stored: LATER }])));
+      });
     });
 
     describe('sessions', () => {
