@@ -163,7 +163,7 @@ export class MongoUserRepository implements UserRepository {
     const sessions = { $filter: { input: liveSessions(now), cond: { $eq: ['$$this.id', { $literal: keptSessionId }] } } };
     const set = {
       passwordHash: { $literal: passwordHash },
-      updatedAt: now,
+      updatedAt: { $max: ['$updatedAt', now] },
       tokensWithoutSessionEndedAt: now,
       keptTokenWithoutSession: keptToken,
       sessions,
@@ -187,7 +187,7 @@ export class MongoUserRepository implements UserRepository {
   async update(userId: string, changes: UserChanges, requires?: Verified): Promise<User | null> {
     const _id = toObjectId(userId);
     if (!_id) return null;
-    const set: Document = { updatedAt: changes.updatedAt };
+    const set: Document = { updatedAt: { $max: ['$updatedAt', changes.updatedAt] } };
     if (changes.name !== undefined) set.name = { $literal: changes.name };
     if (changes.email !== undefined) {
       const stays = { $eq: ['$email', { $literal: changes.email }] };
@@ -274,12 +274,12 @@ export class MongoUserRepository implements UserRepository {
       $set: {
         passwordHash,
         emailVerified: true,
-        updatedAt: now,
         passwordChangedAt: now,
         tokensWithoutSessionEndedAt: now,
         keptTokenWithoutSession: null,
         sessions: [session],
       },
+      $max: { updatedAt: now },
       $unset: { passwordReset: '', emailVerification: '' },
     };
     return callStore(async () => {

@@ -158,7 +158,7 @@ export function createInMemoryUserRepository(): UserRepository {
     async changePassword(userId, passwordHash, caller, now, requires) {
       const account = accountWhere(userId, now, requires);
       if (!account) return null;
-      account.user = Object.freeze({ ...account.user, passwordHash, updatedAt: now });
+      account.user = Object.freeze({ ...account.user, passwordHash, updatedAt: Math.max(now, account.user.updatedAt) });
       const keptSessionId = caller?.sessionId ?? null;
       account.sessions = live(account.sessions, now).filter((session) => session.id === keptSessionId);
       endTokensWithoutSession(account, now, caller !== null && caller.sessionId === null ? caller.issuedAt : null);
@@ -175,7 +175,7 @@ export function createInMemoryUserRepository(): UserRepository {
       const moved = email !== account.user.email;
       idByEmail.delete(account.user.email);
       idByEmail.set(email, userId);
-      account.user = Object.freeze({ ...account.user, email, name, updatedAt, emailVerified: account.user.emailVerified && !moved });
+      account.user = Object.freeze({ ...account.user, email, name, updatedAt: Math.max(updatedAt, account.user.updatedAt), emailVerified: account.user.emailVerified && !moved });
       if (moved) {
         setLink(account, 'passwordReset', null);
         setLink(account, 'emailVerification', null);
@@ -214,7 +214,7 @@ export function createInMemoryUserRepository(): UserRepository {
     async resetPassword(userId, tokenHash, passwordHash, session, now) {
       const account = accountByLink('passwordReset', tokenHash, now);
       if (!account || account.user.id !== userId) return null;
-      account.user = Object.freeze({ ...account.user, passwordHash, emailVerified: true, updatedAt: now });
+      account.user = Object.freeze({ ...account.user, passwordHash, emailVerified: true, updatedAt: Math.max(now, account.user.updatedAt) });
       account.sessions = [];
       endTokensWithoutSession(account, now);
       account.passwordChangedAt = now;
