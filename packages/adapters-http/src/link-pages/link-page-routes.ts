@@ -14,6 +14,9 @@ const PAGE_HEADERS = {
   'Content-Security-Policy': LINK_PAGE_CONTENT_SECURITY_POLICY,
 } as const;
 
+/** The paths of the pages, as the links in mail name them (`{APP_URL}/reset-password?token=…`). */
+export const LINK_PAGE_PATHS = ['/reset-password', '/verify-email'] as const;
+
 /**
  * `GET /reset-password` and `GET /verify-email`, the pages the links in mail name, for a person
  * to finish there when `APP_URL` points at inkwell. Each is one static answer, the same bytes
@@ -24,7 +27,8 @@ const PAGE_HEADERS = {
  */
 export function linkPageRoutes(deps: Pick<UseCaseDeps, 'postAccess' | 'outbox' | 'mailer'>) {
   const app = new Hono();
-  if (isOffered('confirmPasswordReset', deps)) app.get('/reset-password', (c) => c.body(RESET_PASSWORD_HTML, 200, PAGE_HEADERS));
-  if (isOffered('verifyEmail', deps)) app.get('/verify-email', (c) => c.body(VERIFY_EMAIL_HTML, 200, PAGE_HEADERS));
+  const [resetPassword, verifyEmail] = LINK_PAGE_PATHS;
+  if (isOffered('confirmPasswordReset', deps)) app.get(resetPassword, (c) => c.body(RESET_PASSWORD_HTML, 200, PAGE_HEADERS));
+  if (isOffered('verifyEmail', deps)) app.get(verifyEmail, (c) => c.body(VERIFY_EMAIL_HTML, 200, PAGE_HEADERS));
   return app;
 }
