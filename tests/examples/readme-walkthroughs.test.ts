@@ -119,7 +119,7 @@ describe.skipIf(missing.length > 0)("the README's walk-throughs, pasted into bas
     });
     expect(link.startsWith(`${server.url}/reset-password?token=`)).toBe(true);
     // What the reader types, as the README says it.
-    const password = /Type the new password, `([^`]+)`, in both fields\s+and press \*([^*]+)\*/.exec(readme);
+    const password = /Type the new password, `([^`]+)`,\s+in both fields\s+and press \*([^*]+)\*/.exec(readme);
     expect(password?.slice(1)).toEqual(['battery staple', 'Change my password']);
     const browser = await launchChromium();
     try {
