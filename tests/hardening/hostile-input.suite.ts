@@ -937,6 +937,11 @@ export function describeHostileInput(target: ServerTarget): void {
         for (let i = 0; i < 3; i++) expect((await fetch(`${t.url}/verify-email?token=${token}`)).status).toBe(200);
         expect((await fetch(`${t.url}/verify-email?token=${token}`, { method: 'HEAD' })).status).toBe(200);
         expect((await t.send('POST', '/auth/verify-email', { token })).status).toBe(200);
+        // The access lines name the page's path, never its query.
+        await sleep(200); // a server process writes its log lines in batches
+        const opened = t.log.records().filter((record) => record.msg === 'request' && record.path === '/verify-email');
+        expect(opened.length).toBeGreaterThanOrEqual(4);
+        expect(JSON.stringify(opened)).not.toContain(token);
       });
     });
 

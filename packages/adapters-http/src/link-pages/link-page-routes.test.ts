@@ -52,6 +52,10 @@ describe('GET /reset-password and GET /verify-email, the pages a mailed link ope
     }
   });
 
+  it('weigh under 16 KB each, script and styles included (docs/api.md says so)', () => {
+    for (const [, html] of PAGES) expect(Buffer.byteLength(html)).toBeLessThan(16 * 1024);
+  });
+
   it('answers the same bytes whatever the query: nothing of the address reaches the page', async () => {
     const app = mailOn();
     for (const [path, html] of PAGES) {
