@@ -876,6 +876,75 @@ export function describeHostileInput(target: ServerTarget): void {
       });
     });
 
+    describe('the pages a mailed link opens', () => {
+      const PAGES = ['/reset-password', '/verify-email'];
+      const ODD_TOKENS: [string, string][] = [
+        ['long', `token=${'A'.repeat(6_000)}`],
+        ['quoted', `token=${encodeURIComponent(`"'><\`x`)}`],
+        ['script', `token=${encodeURIComponent('</script><script>alert(document.domain)</script>')}`],
+        ['an HTML entity', `token=${encodeURIComponent('&lt;b&gt;&#x27;')}`],
+        ['unicode', `token=${encodeURIComponent('\u202e🔑\u0000é\ufeff')}`],
+        ['repeated', 'token=first&token=second&token=%3Cscript%3E'],
+        ['malformed percent-encoding', 'token=%ZZ%E0%A4%A'],
+        ['empty', 'token='],
+      ];
+
+      it('answer odd token values with the one static page, the same bytes and headers as without any: nothing is reflected', async () => {
+        for (const path of PAGES) {
+          const plain = await fetch(`${t.url}${path}`);
+          const page = await plain.text();
+          expect({ path, status: plain.status, type: plain.headers.get('content-type') }).toStrictEqual({ path, status: 200, type: 'text/html; charset=utf-8' });
+          for (const [label, query] of ODD_TOKENS) {
+            const res = await fetch(`${t.url}${path}?${query}`);
+            const body = await res.text();
+            expect({ path, label, status: res.status, same: body === page, csp: res.headers.get('content-security-policy'), cache: res.headers.get('cache-control') }).toStrictEqual({
+              path,
+              label,
+              status: 200,
+              same: true,
+              csp: plain.headers.get('content-security-policy'),
+              cache: 'no-store',
+            });
+          }
+        }
+      });
+
+      it('answer a request line with raw quotes and angle brackets with the same page, or refuse it, and never reflect it', async () => {
+        for (const path of PAGES) {
+          const page = await (await fetch(`${t.url}${path}`)).text();
+          const { responses } = await rawExchange(t.port, [`GET ${path}?token="'><script>alert(1)</script>&token=\`\x7f HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`], 1);
+          expect(responses).toHaveLength(1);
+          const [answer] = responses as [RawResponse];
+          if (answer.status === 200) expect(Buffer.from(answer.body, 'latin1').toString('utf8')).toBe(page);
+          else expect({ status: answer.status, body: JSON.parse(answer.body) as unknown }).toStrictEqual({ status: 400, body: { error: 'Bad request' } });
+          expect(answer.body).not.toContain('alert(1)');
+        }
+      });
+
+      it('use nothing when opened with a real link: the link still works after', async () => {
+        const account = { email: 'hostile-pages@example.com', name: 'Pages', password: PASSWORD };
+        expect((await t.send('POST', '/auth/signup', account)).status).toBe(201);
+        let link = '';
+        await vi.waitFor(
+          () => {
+            const mailed = t.log.records().map((record) => record.mail as { to?: string; link?: string } | undefined).find((mail) => mail?.to === account.email);
+            link = mailed?.link ?? '';
+            expect(link).toContain('/verify-email?token=');
+          },
+          { timeout: 10_000, interval: 50 },
+        );
+        const token = new URL(link).searchParams.get('token') ?? '';
+        for (let i = 0; i < 3; i++) expect((await fetch(`${t.url}/verify-email?token=${token}`)).status).toBe(200);
+        expect((await fetch(`${t.url}/verify-email?token=${token}`, { method: 'HEAD' })).status).toBe(200);
+        expect((await t.send('POST', '/auth/verify-email', { token })).status).toBe(200);
+        // The access lines name the page's path, never its query.
+        await sleep(200); // a server process writes its log lines in batches
+        const opened = t.log.records().filter((record) => record.msg === 'request' && record.path === '/verify-email');
+        expect(opened.length).toBeGreaterThanOrEqual(4);
+        expect(JSON.stringify(opened)).not.toContain(token);
+      });
+    });
+
     it('answered none of the above with a 5xx and logged no unexpected error', async () => {
       await sleep(200); // a server process writes its log lines in batches
       const records = t.log.records();

@@ -1,5 +1,6 @@
 // Mail at start-up, in a real process: off in production without MAIL_URL (one line says so),
-// log: refused in production, MAIL_FROM and APP_URL required with SMTP, log: by default elsewhere.
+// log: refused in production, MAIL_FROM and APP_URL required with SMTP, log: by default elsewhere
+// (its links pointing at the server's own port).
 import { describe, expect, it } from 'vitest';
 import { TEST_JWT_SECRET } from '../support/fixtures.js';
 import { jsonRecords, startInkwell } from '../support/start-inkwell.js';
@@ -14,12 +15,16 @@ async function refusal(env: Record<string, string>) {
 }
 
 describe('mail at start-up', () => {
-  it('is off in production without MAIL_URL: one start-up line says so, and the server serves without the mail endpoints', async () => {
+  it('is off in production without MAIL_URL: one start-up line says so, and the server serves without the mail endpoints and pages', async () => {
     const inkwell = await startInkwell({ in: 'child', ready: 'spawned', store: 'memory', env: PRODUCTION });
     try {
       const url = await inkwell.listening(20_000);
       const reset = await fetch(`${url}/auth/password-reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"a@example.com"}' });
       expect([reset.status, await reset.json()]).toEqual([404, { error: 'Not found' }]);
+      for (const page of ['/reset-password', '/verify-email']) {
+        const res = await fetch(`${url}${page}?token=abc`);
+        expect([page, res.status, await res.json()]).toEqual([page, 404, { error: 'Not found' }]);
+      }
       const mailLines = jsonRecords(inkwell.lines).filter((record) => String(record.msg).startsWith('mail'));
       expect(mailLines.map((record) => [record.level, record.msg])).toEqual([
         [40, 'mail: off (MAIL_URL is unset and NODE_ENV=production). Password reset and e-mail verification are not served; set MAIL_URL to an smtp:// or smtps:// server to turn them on.'],
@@ -52,11 +57,23 @@ describe('mail at start-up', () => {
     expect(lines[0]).not.toContain('hunter2');
   }, 20_000);
 
-  it('writes mail to the log by default outside production, and says so at start', async () => {
+  it("writes mail to the log by default outside production, and says so at start; its links point at the server's own port (PORT=0)", async () => {
     const inkwell = await startInkwell({ in: 'child', ready: 'spawned', store: 'memory', env: {} });
     try {
-      await inkwell.listening(20_000);
+      const url = await inkwell.listening(20_000);
       expect(inkwell.lines.filter((line) => line.includes('"msg":"mail: log: (MAIL_URL)'))).toHaveLength(1);
+      const signup = await fetch(`${url}/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'own-port@example.com', name: 'Own port', password: 'correct horse' }),
+      });
+      expect(signup.status).toBe(201);
+      const line = await inkwell.waitForLine(/"mail":\{/);
+      const link = String((JSON.parse(line) as { mail: { link: string } }).mail.link);
+      expect(link).toMatch(new RegExp(`^${url.replace(/\./g, '\\.')}/verify-email\\?token=[\\w-]{43}$`));
+      // The link opens inkwell's own page.
+      const page = await fetch(link);
+      expect({ status: page.status, type: page.headers.get('content-type') }).toStrictEqual({ status: 200, type: 'text/html; charset=utf-8' });
     } finally {
       await inkwell.kill();
     }

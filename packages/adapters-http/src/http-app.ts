@@ -3,6 +3,7 @@ import { accountRoutes } from './routes/accounts.js';
 import { corsPolicy } from './middleware/cors-policy.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { healthRoutes } from './routes/health.js';
+import { linkPageRoutes } from './link-pages/link-page-routes.js';
 import type { HttpDeps } from './http-deps.js';
 import { failureResponse, knownErrorResponse } from './http-errors.js';
 import { methodNotAllowed } from 'hono/method-not-allowed';
@@ -37,6 +38,8 @@ export function createHttpApp(deps: HttpDeps) {
     .route('/', healthRoutes.app(deps));
   // Outside the typed chain on purpose: the docs are for people, not part of `AppType`'s API.
   if (deps.apiDocs !== false) app.route('/', docsRoutes(deps));
+  // The pages a mailed link opens, for people too, and there only while mail is on.
+  app.route('/', linkPageRoutes(deps));
 
   app.notFound((c) => failureResponse(c, 'NotFound'));
   app.onError((thrown, c) => {

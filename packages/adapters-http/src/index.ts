@@ -6,6 +6,7 @@ export { MAX_BODY_BYTES } from './body-limit.js';
 // Types only: the document's builder (and its converter) load on the first GET /openapi.json.
 export type { OpenApiDocument, OpenApiOperation, OpenApiResponse } from './openapi/types.js';
 export { DOCS_CONTENT_SECURITY_POLICY } from './docs/docs-page.js';
+export { LINK_PAGE_CONTENT_SECURITY_POLICY } from './link-pages/link-pages.js';
 export { JSON_API_CONTENT_SECURITY_POLICY } from './response/security-headers.js';
 export {
   serveNode,

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
-  DEVELOPMENT_APP_URL,
   DEVELOPMENT_JWT_SECRET,
   DEVELOPMENT_MAIL_FROM,
   MAIL_OFF,
@@ -280,11 +279,11 @@ describe('readConfig', () => {
 describe('mail: MAIL_URL, MAIL_FROM, APP_URL', () => {
   const SMTP = { MAIL_URL: 'smtp://mail.example.com:2525', MAIL_FROM: 'Example <no-reply@example.com>', APP_URL: 'https://app.example.com' };
 
-  it('is log: outside production by default, from a development sender, with links to http://localhost:3000', () => {
-    for (const env of [{}, { NODE_ENV: 'test' }, { NODE_ENV: 'development', MAIL_URL: 'log:' }]) {
-      expect(readConfig(env).mail).toStrictEqual({ transport: { kind: 'log' }, from: DEVELOPMENT_MAIL_FROM, appUrl: DEVELOPMENT_APP_URL });
+  it("is log: outside production by default, from a development sender, with links to the server's own address (no APP_URL)", () => {
+    for (const env of [{}, { NODE_ENV: 'test' }, { NODE_ENV: 'development', MAIL_URL: 'log:' }, { PORT: '0', HOST: '127.0.0.1' }]) {
+      expect(readConfig(env).mail).toStrictEqual({ transport: { kind: 'log' }, from: DEVELOPMENT_MAIL_FROM, appUrl: null });
     }
-    expect(DEVELOPMENT_APP_URL).toBe('http://localhost:3000');
+    expect(readConfig({ APP_URL: 'http://localhost:5173/' }).mail).toStrictEqual({ transport: { kind: 'log' }, from: DEVELOPMENT_MAIL_FROM, appUrl: 'http://localhost:5173' });
   });
 
   it('is off in production without MAIL_URL, and adds no warning: the start-up line is MAIL_OFF', () => {

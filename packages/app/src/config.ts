@@ -80,13 +80,16 @@ export interface MailConfig {
   readonly transport: MailTransport;
   /** The sender, `address` or `Name <address>` (`MAIL_FROM`). */
   readonly from: string;
-  /** The front end's base URL, without a trailing slash (`APP_URL`): links are `{appUrl}/reset-password?token=…`. */
-  readonly appUrl: string;
+  /**
+   * The front end's base URL, without a trailing slash (`APP_URL`): links are `{appUrl}/reset-password?token=…`.
+   * Null for `log:` mail without `APP_URL` (development): links point at the server itself, at
+   * the address and port it listens on (`serverLinkBase`), where inkwell serves both pages.
+   */
+  readonly appUrl: string | null;
 }
 
-/** The sender and front end `log:` mail uses when `MAIL_FROM` and `APP_URL` are unset (development). */
+/** The sender `log:` mail uses when `MAIL_FROM` is unset (development). */
 export const DEVELOPMENT_MAIL_FROM = 'inkwell <no-reply@localhost>';
-export const DEVELOPMENT_APP_URL = 'http://localhost:3000';
 
 /** The start-up line of a production process without `MAIL_URL`. */
 export const MAIL_OFF =
@@ -161,14 +164,15 @@ function mailTransport(value: string): MailTransport {
 /**
  * Mail as the environment sets it: `MAIL_URL` (default `log:` outside production; unset in
  * production, mail is off), `MAIL_FROM` and `APP_URL`, both required with SMTP and defaulted for
- * `log:`. `log:` writes links to the log, so production refuses it.
+ * `log:` (`APP_URL` then being the server's own address, known once it listens). `log:` writes
+ * links to the log, so production refuses it.
  */
 function mailConfig(env: { MAIL_URL?: string; MAIL_FROM?: string; APP_URL?: string }, production: boolean): MailConfig | null {
   if (env.MAIL_URL === undefined && production) return null;
   const transport = mailTransport(env.MAIL_URL ?? 'log:');
   if (transport.kind === 'log') {
     if (production) throw new ConfigError('MAIL_URL=log: writes every mail, its link included, to the log: it is refused when NODE_ENV=production');
-    return { transport, from: env.MAIL_FROM ?? DEVELOPMENT_MAIL_FROM, appUrl: env.APP_URL ?? DEVELOPMENT_APP_URL };
+    return { transport, from: env.MAIL_FROM ?? DEVELOPMENT_MAIL_FROM, appUrl: env.APP_URL ?? null };
   }
   if (env.MAIL_FROM === undefined) throw new ConfigError('MAIL_FROM must be set when MAIL_URL is an SMTP server: it is the sender of every mail');
   if (env.APP_URL === undefined) throw new ConfigError('APP_URL must be set when MAIL_URL is an SMTP server: the links in mail point to it');

@@ -20,14 +20,27 @@ export interface RunningMail {
   readonly outbox: Outbox;
   readonly mailRules: MailRules;
   readonly loop: DeliveryLoop;
+  /** Tells mail the port the server listens on: without `APP_URL` (development), links point at it. */
+  listening(port: number): void;
   /** Stops the loop (claiming nothing more, the sends in flight finished or given up), then the sender. */
   close(): Promise<void>;
 }
 
-/** The sender `MAIL_URL` names: an SMTP server, or the log. */
-function mailSenderFor(mail: MailConfig, logger: Logger): MailSender & { close?(): Promise<void> } {
-  const site = { from: mail.from, appUrl: mail.appUrl };
-  return mail.transport.kind === 'log' ? createLogMailSender(site, logger) : createSmtpMailSender({ ...site, transport: mail.transport });
+/**
+ * The base of development links (`log:` mail without `APP_URL`): the server itself, as a browser
+ * on the same machine reaches it. A server listening on every interface (`HOST=0.0.0.0` or `::`)
+ * is `localhost`; an IPv6 address goes in brackets.
+ */
+export function serverLinkBase(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
+/** The sender `MAIL_URL` names: an SMTP server, or the log (whose links may follow the server's own address). */
+function mailSenderFor(mail: MailConfig, logger: Logger, ownLinkBase: () => string): MailSender & { close?(): Promise<void> } {
+  if (mail.transport.kind === 'log') return createLogMailSender(() => ({ from: mail.from, appUrl: mail.appUrl ?? ownLinkBase() }), logger);
+  if (mail.appUrl === null) throw new Error('APP_URL is required with an SMTP server');
+  return createSmtpMailSender({ from: mail.from, appUrl: mail.appUrl, transport: mail.transport });
 }
 
 /**
@@ -36,13 +49,20 @@ function mailSenderFor(mail: MailConfig, logger: Logger): MailSender & { close?(
  * mail asked for here leaves at once rather than at the next poll.
  */
 export function startMail(
-  config: Pick<Config, 'mailLinks'> & { readonly mail: MailConfig },
+  config: Pick<Config, 'mailLinks' | 'host' | 'port'> & { readonly mail: MailConfig },
   store: Pick<Store, 'outbox' | 'users'>,
   clock: Clock,
   logger: Logger,
   overrides: MailOverrides = {},
 ): RunningMail {
-  const sender: MailSender & { close?(): Promise<void> } = overrides.mailer ?? mailSenderFor(config.mail, logger);
+  // The configured port until the server says where it listens; PORT=0 is known only then, and a
+  // mail written before (one left in the outbox by an earlier run) fails and is tried again.
+  let port = config.port;
+  const ownLinkBase = () => {
+    if (port === 0) throw new Error('the server does not listen yet: development links point at its port');
+    return serverLinkBase(config.host, port);
+  };
+  const sender: MailSender & { close?(): Promise<void> } = overrides.mailer ?? mailSenderFor(config.mail, logger, ownLinkBase);
   const mailRules: MailRules = {
     passwordResetTtlMs: config.mailLinks.passwordResetTtlSeconds * 1000,
     emailVerificationTtlMs: config.mailLinks.emailVerifyTtlSeconds * 1000,
@@ -74,6 +94,9 @@ export function startMail(
     outbox,
     mailRules,
     loop,
+    listening(listeningPort) {
+      port = listeningPort;
+    },
     async close() {
       await loop.stop();
       await sender.close?.();

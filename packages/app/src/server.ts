@@ -41,6 +41,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     throw error;
   }
   const { url, port } = served;
+  inkwell.mail?.listening(port);
   logger.info(
     { url, store: inkwell.store.label, postsAccess: config.postsAccess },
     `inkwell listening on ${url} (store: ${inkwell.store.label}, posts: ${config.postsAccess})`,

@@ -23,6 +23,7 @@ import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { HttpError, domainFailures, httpFailures, knownErrorResponse, type HttpFailure } from '../http-errors.js';
+import { LINK_PAGE_PATHS } from '../link-pages/link-page-routes.js';
 import { testHttpApp } from '../test-support/test-app.js';
 import { apiRoutes } from '../routes/api-routes.js';
 import { createOpenApiDocument } from './document.js';
@@ -125,9 +126,10 @@ describe.each(SERVERS)('the OpenAPI document with $label', ({ mode, mail }) => {
   const document = createOpenApiDocument(apiRoutes, server);
   const operations = operationsOf(document);
 
-  it('describes exactly the routes the app serves in this mode, the docs themselves aside', () => {
+  it('describes exactly the routes the app serves in this mode, the docs and the pages a mailed link opens aside', () => {
+    const pages: readonly string[] = LINK_PAGE_PATHS;
     const served = testHttpApp(server)
-      .routes.filter((route) => route.method !== 'ALL' && route.path !== '/openapi.json' && !route.path.startsWith('/docs'))
+      .routes.filter((route) => route.method !== 'ALL' && route.path !== '/openapi.json' && !route.path.startsWith('/docs') && !pages.includes(route.path))
       .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
     expect(operations.map(({ name }) => name).sort()).toEqual([...new Set(served)].sort());
   });
