@@ -4,6 +4,7 @@
 // Every page state the test passes through is described (heading, focus, what is announced) and
 // printed at the end, for whoever reviews the pages without a screenshot.
 import { once } from 'node:events';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { LINK_PAGE_CONTENT_SECURITY_POLICY } from '@inkwell/adapters-http';
 import { createLogger, readConfig, startServer, type RunningServer } from '@inkwell/app';
@@ -408,5 +409,76 @@ describe.skipIf(skipped)('the pages a mailed link opens, in Chromium, from a rea
       watch.expectClean();
       await page.close();
     }
+  }, 60_000);
+
+  it('cannot be framed by a page of another origin: the frame shows nothing of it', async () => {
+    // A page of another origin (another port) that frames a link, as a clickjacking page would.
+    const framer = createHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(`<!doctype html><iframe src="${server.url}/verify-email?token=${'f'.repeat(43)}" width="320" height="480"></iframe>`);
+    }).listen(0, '127.0.0.1');
+    await once(framer, 'listening');
+    const page = await browser.newPage();
+    const refusals: string[] = [];
+    page.on('console', (message) => refusals.push(message.text()));
+    try {
+      await page.goto(`http://127.0.0.1:${(framer.address() as AddressInfo).port}/`);
+      await expect.poll(() => refusals.some((text) => text.includes("frame-ancestors 'none'")), { timeout: 15_000 }).toBe(true);
+      const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
+      expect(await frame?.evaluate(() => document.querySelector('main') !== null).catch(() => false)).toBe(false);
+    } finally {
+      await page.close();
+      await new Promise((resolve) => framer.close(resolve));
+    }
+  }, 60_000);
+
+  it('sends the token only in the body of a POST to its own origin, with no Referer and no cookie', async () => {
+    const token = 'r'.repeat(43);
+    const { page, watch } = await open(`${server.url}/verify-email?token=${token}`);
+    const sent: { url: string; method: string; headers: Record<string, string>; body: string | null }[] = [];
+    page.on('request', (request) => sent.push({ url: request.url(), method: request.method(), headers: request.headers(), body: request.postData() }));
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await shows(page, 'This link no longer works');
+    expect(sent.map(({ url, method }) => [method, url])).toEqual([['POST', `${server.url}/auth/verify-email`]]);
+    const [post] = sent;
+    expect(post?.body).toBe(JSON.stringify({ token }));
+    expect(post?.headers.referer ?? '').toBe('');
+    expect(post?.headers.cookie).toBeUndefined();
+    watch.expectClean([400]);
+    await page.close();
+  }, 60_000);
+
+  it('announces a failed submit again when the person submits again and it fails the same way', async () => {
+    const { page } = await open(`${server.url}/reset-password?token=${'a'.repeat(43)}`);
+    // What a screen reader can notice of the alert under the second field: its text at each
+    // rendered frame, each change once. It reads an alert again only when the text changed.
+    await page.evaluate(() => {
+      const alert = document.getElementById('repeat-password-error') as HTMLElement;
+      const rendered: string[] = [];
+      (window as unknown as { rendered: string[] }).rendered = rendered;
+      const sample = () => {
+        const text = alert.textContent ?? '';
+        if (rendered.at(-1) !== text) rendered.push(text);
+        requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    });
+    const rendered = () => page.evaluate(() => (window as unknown as { rendered: string[] }).rendered);
+    const MISMATCH = 'The two passwords are not the same. Type the new password again.';
+    const appearances = async () => (await rendered()).filter((text) => text === MISMATCH).length;
+
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('first passphrase');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('second passphrase');
+    await page.keyboard.press('Enter');
+    await expect.poll(appearances, { timeout: 15_000 }).toBe(1);
+    // The person did not hear it, or pressed Enter again without looking: the same refusal, a second time.
+    await page.keyboard.press('Enter');
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await expect.poll(appearances, { timeout: 5_000 }).toBe(2);
+    expect((await stateOf(page)).focused).toBe('input#repeat-password "New password, again"');
+    await page.close();
   }, 60_000);
 });
