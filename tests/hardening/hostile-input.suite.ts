@@ -943,6 +943,35 @@ export function describeHostileInput(target: ServerTarget): void {
         expect(opened.length).toBeGreaterThanOrEqual(4);
         expect(JSON.stringify(opened)).not.toContain(token);
       });
+
+      it("point development links at the server's own address whatever Host or X-Forwarded-* a request names", async () => {
+        const email = 'hostile-host@example.com';
+        const body = JSON.stringify({ email, name: 'Host', password: PASSWORD });
+        const headers = [
+          'Host: evil.example',
+          'X-Forwarded-Host: evil.example:8443',
+          'X-Forwarded-Proto: https',
+          'X-Forwarded-Port: 8443',
+          'X-Forwarded-Prefix: /phish',
+          'Forwarded: for=1.2.3.4;host=evil.example;proto=https',
+          'Content-Type: application/json',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          'Connection: close',
+        ];
+        const { responses } = await rawExchange(t.port, [`POST /auth/signup HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n${body}`], 1, 15_000);
+        expect(responses.map((response) => response.status)).toEqual([201]);
+        let link = '';
+        await vi.waitFor(
+          () => {
+            const mailed = t.log.records().map((record) => record.mail as { to?: string; link?: string } | undefined).find((mail) => mail?.to === email);
+            link = mailed?.link ?? '';
+            expect(link).not.toBe('');
+          },
+          { timeout: 10_000, interval: 50 },
+        );
+        expect(link).toMatch(new RegExp(`^${t.url.replace(/[.[\]]/g, '\\$&')}/verify-email\\?token=[\\w-]{43}$`));
+        expect(link).not.toContain('evil');
+      });
     });
 
     it('answered none of the above with a 5xx and logged no unexpected error', async () => {
