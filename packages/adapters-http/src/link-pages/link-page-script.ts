@@ -24,9 +24,26 @@ export const LINK_PAGE_SCRIPT = String.raw`(function () {
     byId(id).querySelector('h1').focus();
   }
 
+  /**
+   * Puts 'message' into the alert 'element', or clears it. A screen reader announces what a live
+   * region shows in a rendered frame, so the text is cleared at once and set two frames later: the
+   * same message after a failed retry is then a change it announces again. A newer call wins.
+   */
+  function announce(element, message) {
+    var turn = String(Number(element.getAttribute('data-turn') || '0') + 1);
+    element.setAttribute('data-turn', turn);
+    element.textContent = '';
+    if (message === '') return;
+    requestAnimationFrame(function () {
+      requestAnimationFrame(function () {
+        if (element.getAttribute('data-turn') === turn) element.textContent = message;
+      });
+    });
+  }
+
   /** Says 'message' beside 'input' (its error element is announced, role=alert), or clears it. */
   function fieldError(input, message) {
-    byId(input.id + '-error').textContent = message;
+    announce(byId(input.id + '-error'), message);
     if (message === '') input.removeAttribute('aria-invalid');
     else input.setAttribute('aria-invalid', 'true');
   }
@@ -109,7 +126,7 @@ export const LINK_PAGE_SCRIPT = String.raw`(function () {
     form.addEventListener('submit', async function (event) {
       event.preventDefault();
       if (form.hasAttribute('aria-busy')) return;
-      formError.textContent = '';
+      announce(formError, '');
       var fields = form.querySelectorAll('input');
       for (var i = 0; i < fields.length; i++) fieldError(fields[i], '');
       var what = request();
@@ -117,7 +134,7 @@ export const LINK_PAGE_SCRIPT = String.raw`(function () {
       busy(form, text);
       var answer = await send(what.path, what.body);
       busy(form, null);
-      if (!answered(answer)) formError.textContent = unexpected(answer);
+      if (!answered(answer)) announce(formError, unexpected(answer));
     });
   }
 
@@ -164,7 +181,7 @@ export const LINK_PAGE_SCRIPT = String.raw`(function () {
         fieldError(email, sentences('The e-mail address', issuesAt(answer, 'email')));
         email.focus();
       } else if (answer.status === 429) {
-        byId('again-error').textContent = 'Too many links were asked for this address, or from your network. Try again ' + after(answer.retryAfter) + '.';
+        announce(byId('again-error'), 'Too many links were asked for this address, or from your network. Try again ' + after(answer.retryAfter) + '.');
       } else {
         return false;
       }
