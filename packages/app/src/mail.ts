@@ -1,5 +1,5 @@
 import type { Logger } from '@inkwell/adapters-http';
-import { deliverMessage, type AccountDeps, type Clock, type MailRules, type MailSender, type Outbox } from '@inkwell/domain';
+import { deliverMessage, type AccountDeps, type Clock, type MailLimits, type MailRules, type MailSender, type Outbox } from '@inkwell/domain';
 import { createLogMailSender } from './adapters/log-mail-sender.js';
 import { createSmtpMailSender } from './adapters/smtp-mail-sender.js';
 import type { Config, MailConfig } from './config.js';
@@ -19,6 +19,8 @@ export interface RunningMail {
   /** The store's outbox, telling this process's loop of every message added here. */
   readonly outbox: Outbox;
   readonly mailRules: MailRules;
+  /** The limits delivery counts (the recipient's budget), as the requests' use cases got them. */
+  readonly mailLimits: MailLimits;
   readonly loop: DeliveryLoop;
   /** Stops the loop (claiming nothing more, the sends in flight finished or given up), then the sender. */
   close(): Promise<void>;
@@ -32,12 +34,14 @@ function mailSenderFor(mail: MailConfig, logger: Logger): MailSender & { close?(
 
 /**
  * Turns mail on for this process: the sender, the rules of the links, and the delivery loop over
- * the store's outbox, started. A message added through the returned outbox wakes the loop, so
- * mail asked for here leaves at once rather than at the next poll.
+ * the store's outbox, started, counting each mail against its recipient's budget (`mailLimits`).
+ * A message added through the returned outbox wakes the loop, so mail asked for here leaves at
+ * once rather than at the next poll.
  */
 export function startMail(
   config: Pick<Config, 'mailLinks'> & { readonly mail: MailConfig },
   store: Pick<Store, 'outbox' | 'users'>,
+  mailLimits: MailLimits,
   clock: Clock,
   logger: Logger,
   overrides: MailOverrides = {},
@@ -47,10 +51,17 @@ export function startMail(
     passwordResetTtlMs: config.mailLinks.passwordResetTtlSeconds * 1000,
     emailVerificationTtlMs: config.mailLinks.emailVerifyTtlSeconds * 1000,
   };
-  const deps: Pick<AccountDeps, 'users' | 'clock' | 'outbox' | 'mailer' | 'mailRules'> = { users: store.users, clock, outbox: store.outbox, mailer: sender, mailRules };
+  const deps: Pick<AccountDeps, 'users' | 'clock' | 'outbox' | 'mailer' | 'mailRules' | 'mailLimits'> = {
+    users: store.users,
+    clock,
+    outbox: store.outbox,
+    mailer: sender,
+    mailRules,
+    mailLimits,
+  };
   const loop = createDeliveryLoop({
     outbox: store.outbox,
-    deliver: (message, holder) => deliverMessage(deps, { message, holder }),
+    deliver: (message, holder, lease) => deliverMessage(deps, { message, holder, lease }),
     clock,
     logger,
     timing: overrides.delivery,
@@ -66,6 +77,7 @@ export function startMail(
       return added;
     },
     claim: (...args) => store.outbox.claim(...args),
+    renew: (...args) => store.outbox.renew(...args),
     remove: (...args) => store.outbox.remove(...args),
     retryLater: (...args) => store.outbox.retryLater(...args),
   };
@@ -73,6 +85,7 @@ export function startMail(
   return {
     outbox,
     mailRules,
+    mailLimits,
     loop,
     async close() {
       await loop.stop();
