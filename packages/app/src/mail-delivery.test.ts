@@ -67,8 +67,29 @@ describe('the delivery loop', () => {
     await Promise.all(loops.splice(0).map((loop) => loop.stop()));
   });
 
-  it('defaults to 25 s leases renewed every 5 s and given up 5 s before they could end, a look every second, four at once, and a 10 s stop', () => {
-    expect(DEFAULT_DELIVERY_TIMING).toStrictEqual({ leaseMs: 25_000, renewEveryMs: 5_000, leaseMarginMs: 5_000, pollMs: 1_000, concurrency: 4, stopGraceMs: 10_000 });
+  it('defaults to 25 s leases renewed every 5 s and given up 5 s before they could end, a look every second and within a second of a message added, four at once, and a 10 s stop', () => {
+    expect(DEFAULT_DELIVERY_TIMING).toStrictEqual({ leaseMs: 25_000, renewEveryMs: 5_000, leaseMarginMs: 5_000, pollMs: 1_000, wakeJitterMs: 1_000, concurrency: 4, stopGraceMs: 10_000 });
+  });
+
+  it('looks for a message added here at a random moment within wakeJitterMs, never at once', async () => {
+    const outbox = createInMemoryOutbox();
+    const deliveries = heldDeliveries();
+    const claim = vi.spyOn(outbox, 'claim');
+    const { loop, clock } = start(outbox, deliveries.deliver, { pollMs: 3_600_000, wakeJitterMs: 300 });
+    await vi.waitFor(() => expect(claim).toHaveBeenCalledTimes(1));
+    const waits: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      await outbox.add(reset(clock.now()));
+      const added = performance.now();
+      loop.wakeSoon();
+      await deliveries.reached(i + 1);
+      waits.push(performance.now() - added);
+      deliveries.calls[i]?.answer({ status: 'dropped', reason: 'no-account' });
+      await outbox.remove(deliveries.calls[i]?.message.id ?? '', loop.holder);
+    }
+    expect(Math.max(...waits)).toBeLessThan(300 + 200);
+    // Six uniform draws from 0 to 300 ms all under 20 ms, or all over 280: once in 10^8 runs.
+    expect(waits.some((wait) => wait > 20) && waits.some((wait) => wait < 280)).toBe(true);
   });
 
   it('delivers a message added in this process at once when woken, without waiting for the next poll', async () => {

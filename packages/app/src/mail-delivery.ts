@@ -1,6 +1,6 @@
 import type { Logger } from '@inkwell/adapters-http';
 import { isDomainError, type Clock, type DeliveryOutcome, type Outbox, type OutboxMessage } from '@inkwell/domain';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { SmtpFailure } from './adapters/smtp-mail-sender.js';
 
 /** How a process delivers the outbox's messages. */
@@ -21,14 +21,33 @@ export interface DeliveryTiming {
   readonly leaseMarginMs: number;
   /** How often it looks for due messages: those other processes added, and retries coming due. */
   readonly pollMs: number;
+  /**
+   * How long after a message is added in this process the loop looks for it, at most: a random
+   * wait from 0 to this, so that the work a delivery costs does not follow the request that asked
+   * for it at a time a client can predict (what follows a reset request must not tell whether
+   * an account has the address).
+   */
+  readonly wakeJitterMs: number;
   /** Messages it delivers at once. */
   readonly concurrency: number;
   /** How long `stop` waits for the deliveries in flight before it calls them off. */
   readonly stopGraceMs: number;
 }
 
-/** 25 s leases renewed every 5 s and given up 5 s before they could end, a look every second, four at once; a stop waits 10 s at most, as for requests in flight. */
-export const DEFAULT_DELIVERY_TIMING: DeliveryTiming = { leaseMs: 25_000, renewEveryMs: 5_000, leaseMarginMs: 5_000, pollMs: 1_000, concurrency: 4, stopGraceMs: 10_000 };
+/**
+ * 25 s leases renewed every 5 s and given up 5 s before they could end, a look every second and
+ * within a second of a message added here, four at once; a stop waits 10 s at most, as for
+ * requests in flight.
+ */
+export const DEFAULT_DELIVERY_TIMING: DeliveryTiming = {
+  leaseMs: 25_000,
+  renewEveryMs: 5_000,
+  leaseMarginMs: 5_000,
+  pollMs: 1_000,
+  wakeJitterMs: 1_000,
+  concurrency: 4,
+  stopGraceMs: 10_000,
+};
 
 /** What the loop needs: where messages wait, how one is delivered, the time, and where to say what happened. */
 export interface DeliveryLoopOptions {
@@ -49,8 +68,10 @@ export interface DeliveryLoop {
   readonly holder: string;
   /** Starts looking for due messages: at once, then every `pollMs`. */
   start(): void;
-  /** Looks at once, rather than at the next poll: a message was just added in this process. */
+  /** Looks at once, rather than at the next poll. */
   wake(): void;
+  /** Looks within `wakeJitterMs`, at a random moment, rather than at the next poll: a message was just added in this process. */
+  wakeSoon(): void;
   /** Claims nothing more from now on; the deliveries in flight go on. */
   stopClaiming(): void;
   /**
@@ -196,6 +217,9 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       look();
     },
     wake: look,
+    wakeSoon() {
+      setTimeout(look, randomInt(timing.wakeJitterMs + 1)).unref();
+    },
     stopClaiming() {
       stopped = true;
       clearTimeout(timer);

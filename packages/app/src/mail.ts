@@ -35,8 +35,8 @@ function mailSenderFor(mail: MailConfig, logger: Logger): MailSender & { close?(
 /**
  * Turns mail on for this process: the sender, the rules of the links, and the delivery loop over
  * the store's outbox, started, counting each mail against its recipient's budget (`mailLimits`).
- * A message added through the returned outbox wakes the loop, so mail asked for here leaves at
- * once rather than at the next poll.
+ * A message added through the returned outbox wakes the loop within `wakeJitterMs`, at a random
+ * moment, rather than at the next poll.
  */
 export function startMail(
   config: Pick<Config, 'mailLinks'> & { readonly mail: MailConfig },
@@ -69,11 +69,11 @@ export function startMail(
   const outbox: Outbox = {
     add: async (message) => {
       const added = await store.outbox.add(message);
-      // Woken on the next turn of the event loop, once the request that added it has answered:
-      // delivering takes a look-up, a write and the mail's words, none of which an answer waits
-      // for, and a reset asked for an address with an account must not answer later than one
-      // asked for an address without (bench/reset-timing.ts).
-      setImmediate(loop.wake);
+      // Woken at a random moment within a second, never inside the request that added it:
+      // delivering a reset to an address with an account costs the mail's sending besides what
+      // one without costs, and that work must neither delay the answer nor follow it at a time
+      // a client's next requests could feel (bench/reset-timing.ts).
+      loop.wakeSoon();
       return added;
     },
     claim: (...args) => store.outbox.claim(...args),

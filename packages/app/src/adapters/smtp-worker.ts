@@ -3,10 +3,20 @@
 // loop that serves requests. So what a mail costs is not felt by the requests that follow it: a
 // reset asked for an address with an account must not make the next answers slower than one
 // asked for an address without (bench/reset-timing.ts).
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createTransport } from 'nodemailer';
 import { writeMail } from './mail-words.js';
 import type { FromWorker, SmtpFailureFacts, SmtpFailureKind, SmtpWorkerSetup, ToWorker } from './smtp-mail-sender.js';
+
+// On Linux, priority is per thread and 0 names the calling one: sending yields the CPU to the
+// event loop whenever both want it (as the hashing threads do), so a mail's TLS handshake does
+// not slow the requests served meanwhile. Where that is not allowed, it runs at normal priority.
+try {
+  setPriority(0, 10);
+} catch {
+  // not permitted here: keep the default priority
+}
 
 const setup = workerData as SmtpWorkerSetup;
 const { transport, timeouts } = setup;
