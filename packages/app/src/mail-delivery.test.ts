@@ -337,7 +337,7 @@ describe('the delivery loop', () => {
       const stalled: Outbox = {
         ...outbox,
         claim: async (...args) => {
-          claimAskedAt = performance.now();
+          claimAskedAt ||= performance.now();
           // A slow store: the claim's answer comes 100 ms after it was asked.
           await new Promise((resolve) => setTimeout(resolve, 100));
           return outbox.claim(...args);

@@ -176,13 +176,17 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     inFlight.set(message.id, { done, lease });
   };
 
+  /**
+   * Claims one message, and looks again at once when it got one: a message's lease is counted
+   * from before its own claim was asked, and its renewals start with its delivery, so a claim of
+   * several at a time would start the last one's delivery several round trips into its lease.
+   */
   async function claim(): Promise<void> {
-    const room = timing.concurrency - inFlight.size;
-    if (room <= 0) return;
+    if (timing.concurrency - inFlight.size <= 0) return;
     const askedAt = performance.now();
     let claimed: OutboxMessage[];
     try {
-      claimed = await outbox.claim(holder, clock.now(), timing.leaseMs, room);
+      claimed = await outbox.claim(holder, clock.now(), timing.leaseMs, 1);
     } catch (error) {
       if (!storeFailing) logger.warn({ error: describe(error) }, 'mail: cannot claim messages; trying again every poll');
       storeFailing = true;
@@ -190,9 +194,10 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     }
     if (storeFailing) logger.info({}, 'mail: claiming messages again');
     storeFailing = false;
-    // Claimed means held: deliver them even if the loop stopped meanwhile, within the stop's grace;
+    // Claimed means held: deliver it even if the loop stopped meanwhile, within the stop's grace;
     // one still being delivered here (its lease ran out, and this claim got it back) goes on as it is.
     for (const message of claimed) if (!inFlight.has(message.id)) deliver(message, askedAt);
+    if (claimed.length > 0) claimAgain = true;
   }
 
   function look(): void {
