@@ -110,7 +110,8 @@ describe.skipIf(missing.length > 0)("the README's walk-throughs, pasted into bas
       });
       expect(found).toHaveLength(1);
       return (found as string[])[0] as string;
-    });
+      // A message added is delivered within a second, at a random moment.
+    }, { timeout: 5_000, interval: 50 });
     const token = new URL(link).searchParams.get('token') as string;
     const placeholder = "RESET='the token from the link'";
     expect(blocks[1]).toContain(placeholder);

@@ -667,6 +667,60 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
       );
     });
 
+    // The limits of what sends mail or tells which e-mails have accounts: any mix of e-mail changes
+    // (new, taken, the same again, with a wrong password) and reset requests, past the limits.
+    // Requests through app.request carry no client address, so the limits counted here are the
+    // account's (3 e-mail changes an hour) and the e-mail's (10 reset requests an hour).
+    if (postsAccess === 'open') {
+      it('e-mail changes and reset requests past their limits: 429 with Retry-After, counted as documented, changing nothing', { timeout: TIMEOUT_MS }, async () => {
+        let accounts = 0;
+        const step = fc.oneof(
+          { weight: 2, arbitrary: fc.constant({ kind: 'reset' as const }) },
+          { weight: 1, arbitrary: fc.record({ kind: fc.constant('change' as const), to: fc.constantFrom('new', 'taken', 'same', 'new-upper'), rightPassword: fc.boolean() }) },
+        );
+        await fc.assert(
+          fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 18 }), fc.boolean(), async (steps, known) => {
+            const email = `limited-${++accounts}@example.com`;
+            const { token } = await signUpAs({ email, name: 'Limited', password: PASSWORD });
+            const auth = { authorization: `Bearer ${token}` };
+            const resetEmail = known ? email : `nobody-${accounts}@example.com`;
+            let current = email;
+            let counted = { changes: 0, resets: 0, failedLogins: 0 };
+            for (const [i, one] of steps.entries()) {
+              if (one.kind === 'reset') {
+                const answer = await read(await send('POST', '/auth/password-reset', 'application/json', JSON.stringify({ email: resetEmail }), {}));
+                expectWellFormed(answer, 'POST');
+                expect({ i, status: answer.status }).toStrictEqual({ i, status: counted.resets < 10 ? 202 : 429 });
+                if (answer.status === 202) counted = { ...counted, resets: counted.resets + 1 };
+                continue;
+              }
+              const target = { new: `moved-${accounts}-${i}@example.com`, 'new-upper': `MOVED-${accounts}-${i}@Example.com`, taken: alice.email, same: current.toUpperCase() }[one.to];
+              const before = await snapshot();
+              const res = await send('PATCH', '/me', 'application/json', JSON.stringify({ email: target, currentPassword: one.rightPassword ? PASSWORD : 'not the password' }), auth);
+              const answer = await read(res);
+              const after = await snapshot();
+              expectWellFormed(answer, 'PATCH');
+              // The password first, under the login limits (a wrong one is a failed login, not a change: 10 of
+              // them and even the right one is 429), then the e-mail change limit; the same e-mail again is no change.
+              const loginLimited = counted.failedLogins >= 10;
+              const expected = loginLimited ? 429 : !one.rightPassword ? 403 : one.to === 'same' ? 200 : counted.changes >= 3 ? 429 : one.to === 'taken' ? 409 : 200;
+              expect({ i, step: one, status: answer.status }).toStrictEqual({ i, step: one, status: expected });
+              if (answer.status === 429) {
+                expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+                expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+                expect(JSON.parse(answer.text)).toStrictEqual({ error: 'Too many attempts, try again later' });
+              }
+              if (answer.status >= 400) expect(after).toStrictEqual(before);
+              if (!loginLimited) counted = { ...counted, failedLogins: one.rightPassword ? 0 : counted.failedLogins + 1 };
+              if (!loginLimited && one.rightPassword && one.to !== 'same' && counted.changes < 3) counted = { ...counted, changes: counted.changes + 1 };
+              if (answer.status === 200) current = target.toLowerCase();
+            }
+          }),
+          options,
+        );
+      });
+    }
+
     // The mail endpoints do not depend on POSTS_ACCESS either, but run in both modes: a reset's
     // new session and the sessions it ends must hold where tokens also guard posts.
     it('the mail endpoints with any body, real and changed link tokens, and any Authorization header', { timeout: TIMEOUT_MS }, async () => {
