@@ -80,7 +80,9 @@ export interface MailLimits {
  * signup's limit allows.
  */
 export interface EmailChangeLimits {
+  /** E-mail changes per account (its id). */
   readonly perAccount?: AttemptLimiter;
+  /** E-mail changes per client address, whichever accounts they change. */
   readonly perAddress?: AttemptLimiter;
 }
 
