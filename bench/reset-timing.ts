@@ -17,6 +17,7 @@
 //
 //   pnpm -s build && tsx bench/reset-timing.ts [--trials 400] [--answers 1000] [--window-ms 0]
 //   DB_URL=mongodb://127.0.0.1:27017 tsx bench/reset-timing.ts   (the MongoDB store as well)
+//   tsx bench/reset-timing.ts --checkout ../inkwell-before   (the build of another checkout, to compare)
 //
 // Writes bench/results/reset-timing.json.
 import { MongoClient } from 'mongodb';
@@ -28,7 +29,7 @@ import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { send, sendExpecting } from './lib/http-client.js';
-import { BENCH_JWT_SECRET, freePort, inkwellArgs, repositoryRoot, startServer, type ServerProcess } from './lib/processes.js';
+import { BENCH_JWT_SECRET, freePort, inkwellArgs, repositoryRoot, startArgs, startServer, type ServerProcess } from './lib/processes.js';
 import { areaUnderCurve, bestThresholdAccuracy, median, percentile, round } from './lib/stats.js';
 
 const { values: options } = parseArgs({
@@ -40,6 +41,7 @@ const { values: options } = parseArgs({
     'gap-ms': { type: 'string', default: '1500' },
     answers: { type: 'string', default: '1000' },
     store: { type: 'string' },
+    checkout: { type: 'string' },
   },
 });
 const TRIALS = Number(options.trials);
@@ -77,7 +79,7 @@ async function startInkwell(store: 'memory' | 'mongodb', mail: { url: string; ca
   const server = await startServer(
     {
       name: `inkwell (${store})`,
-      args: inkwellArgs,
+      args: options.checkout === undefined ? inkwellArgs : startArgs(options.checkout),
       env: {
         DB_URL: store === 'memory' ? 'memory:' : (mongoUrl as string),
         DB_DATABASE: database,
@@ -207,17 +209,18 @@ try {
 const loadAfter = loadavg().map((x) => round(x, 2));
 
 const lines = [
-  '| Store | probing | trials | AUC (total) | AUC (slowest) | best guess | probes p50 known / unknown ms | answer p50 known / unknown ms |',
-  '|---|---|---:|---:|---:|---:|---:|---:|',
+  '| Store | probing | trials | AUC (total) | AUC (slowest) | AUC (fewer probes) | best guess | probes p50 known / unknown ms | answer p50 known / unknown ms |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|',
 ];
 for (const row of rows) {
+  const fewer = 'aucFewerProbes' in row ? row.aucFewerProbes : '–';
   lines.push(
-    `| ${row.store} | ${row.probing} | ${row.trials} | ${row.aucTotal} | ${row.aucSlowest} | ${row.bestGuessPercent}% | ${row.probesKnownP50Ms} / ${row.probesUnknownP50Ms} | ${row.answerKnownP50Ms} / ${row.answerUnknownP50Ms} |`,
+    `| ${row.store} | ${row.probing} | ${row.trials} | ${row.aucTotal} | ${row.aucSlowest} | ${fewer} | ${row.bestGuessPercent}% | ${row.probesKnownP50Ms} / ${row.probesUnknownP50Ms} | ${row.answerKnownP50Ms} / ${row.answerUnknownP50Ms} |`,
   );
 }
 process.stdout.write(`${lines.join('\n')}\nload average before ${load.before.join(' ')}, after ${loadAfter.join(' ')}; mails received ${mail.mails()}\n`);
 mkdirSync(`${repositoryRoot}bench/results`, { recursive: true });
 writeFileSync(
   `${repositoryRoot}bench/results/reset-timing.json`,
-  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, loadAverage: { before: load.before, after: loadAfter }, gapMs: GAP_MS, rows }, null, 2)}\n`,
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, checkout: options.checkout ?? 'this one', loadAverage: { before: load.before, after: loadAfter }, gapMs: GAP_MS, rows }, null, 2)}\n`,
 );
