@@ -116,7 +116,8 @@ describe.skipIf(missing.length > 0)("the README's walk-throughs, pasted into bas
       });
       expect(found).toHaveLength(1);
       return (found as string[])[0] as string;
-    });
+      // A message added is delivered within a second, at a random moment.
+    }, { timeout: 5_000, interval: 50 });
     expect(link.startsWith(`${server.url}/reset-password?token=`)).toBe(true);
     // What the reader types, as the README says it.
     const password = /Type the new password, `([^`]+)`,\s+in both fields\s+and press \*([^*]+)\*/.exec(readme);

@@ -974,6 +974,44 @@ export function describeHostileInput(target: ServerTarget): void {
       });
     });
 
+    describe('floods of what sends mail, or tells which e-mails have accounts', () => {
+      const account = { name: 'Flood', password: PASSWORD };
+      /** A fresh account of the suite's, signed up over this socket: its e-mail and the Authorization its token gives. */
+      const freshAccount = async (email: string) => {
+        const signup = await t.send('POST', '/auth/signup', { ...account, email });
+        expect(signup.status).toBe(201);
+        return { authorization: `Bearer ${((await signup.json()) as { token: string }).token}` };
+      };
+
+      // Real bcrypt on a server process: a dozen password checks.
+      it('lets exactly 3 of 10 concurrent e-mail changes of one account through, the rest 429 with Retry-After, changing nothing more', { timeout: 60_000 }, async () => {
+        const auth = await freshAccount('flood-mover@example.com');
+        await freshAccount('flood-taken@example.com');
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, async (_, i) => errorOf(await t.send('PATCH', '/me', { email: i % 2 ? 'flood-taken@example.com' : `flood-${i}@example.net`, currentPassword: account.password }, auth))),
+        );
+        const statuses = answers.map((answer) => answer.status);
+        expect(statuses.filter((status) => status !== 429)).toHaveLength(3);
+        expect(statuses.every((status) => [200, 409, 429].includes(status))).toBe(true);
+        for (const answer of answers.filter((one) => one.status === 429)) expect(answer.body).toStrictEqual({ error: 'Too many attempts, try again later' });
+        const refused = await t.send('PATCH', '/me', { email: 'flood-late@example.net', currentPassword: account.password }, auth);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3500);
+        expect(refused.status).toBe(429);
+        const me = (await (await fetch(`${t.url}/me`, { headers: auth })).json()) as { user: { email: string } };
+        expect(me.user.email).not.toBe('flood-late@example.net');
+      });
+
+      it('lets exactly 3 of 10 concurrent reset requests for one e-mail from one client through, whether or not it has an account; the rest 429', { timeout: 60_000 }, async () => {
+        await freshAccount('flood-reset@example.com');
+        for (const email of ['flood-reset@example.com', 'flood-nobody@example.com']) {
+          const answers = await Promise.all(Array.from({ length: 10 }, async () => errorOf(await t.send('POST', '/auth/password-reset', { email }))));
+          expect(answers.map((answer) => answer.status).sort()).toEqual([...Array<number>(3).fill(202), ...Array<number>(7).fill(429)]);
+          expect(answers.filter((answer) => answer.status === 202).map((answer) => answer.body)).toEqual([{}, {}, {}]);
+        }
+        await stillServing();
+      });
+    });
+
     it('answered none of the above with a 5xx and logged no unexpected error', async () => {
       await sleep(200); // a server process writes its log lines in batches
       const records = t.log.records();

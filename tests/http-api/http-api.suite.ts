@@ -6,7 +6,7 @@ import { describeBodyRules } from './bodies.suite.js';
 import { describeRoutingAndFailures } from './failures.suite.js';
 import { inProcessOnly, type HttpTarget } from './harness.js';
 import { describeListApi } from './list.suite.js';
-import { describeMailApi } from './mail.suite.js';
+import { describeMailApi, describeMailBudgets } from './mail.suite.js';
 import { describeMeAccount } from './me-account.suite.js';
 import { describeOpenModePosts } from './open-mode.suite.js';
 import { describePostsApi } from './posts.suite.js';
@@ -31,6 +31,7 @@ export function describeHttpApi(target: HttpTarget): void {
     describeAccountState(api, target);
     describeSessionsApi(api, target);
     describeMailApi(api, target);
+    describeMailBudgets(api, target);
     inProcessOnly(target).describe('with one request held between its checks and its write', () => describeAccountRaces(() => ({ held: api(), other: api() })));
     inProcessOnly(target).describe('with one account change held between its read and its write', () => describeAccountStateRaces(() => ({ held: api(), other: api() })));
     describePostsApi(api, target);

@@ -216,7 +216,7 @@ export function mailOnDemand(inkwell: Inkwell, store: Store, clock: ManualClock,
   const running = inkwell.mail;
   if (running === null) return null;
   running.loop.stopClaiming();
-  const deps = { users: store.users, clock, outbox: store.outbox, mailer: sender, mailRules: running.mailRules };
+  const deps = { users: store.users, clock, outbox: store.outbox, mailer: sender, mailRules: running.mailRules, mailLimits: running.mailLimits };
   return { sender, deliver: () => deliverDueMessages(deps) };
 }
 

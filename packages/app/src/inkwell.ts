@@ -64,7 +64,8 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
   const hasher =
     overrides.hasher ?? (pool = createBcryptPasswordHasher({ threads: config.hashWorkers, queueMax: config.hashQueueMax }));
   let stopping = false;
-  const mail = config.mail === null ? null : startMail({ ...config, mail: config.mail }, store, clock, logger, overrides);
+  const limits = createAbuseLimits(config, store, clock);
+  const mail = config.mail === null ? null : startMail({ ...config, mail: config.mail }, store, limits.mailLimits, clock, logger, overrides);
   const app = createHttpApp({
     users: store.users,
     posts: store.posts,
@@ -75,7 +76,7 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     accessLogger: plainLineLogger(logger),
     storeIsUp: () => store.ping(),
     stopping: () => stopping,
-    ...createAbuseLimits(config.limits, store, clock),
+    ...limits,
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     apiDocs: config.apiDocs,

@@ -1,5 +1,5 @@
 import type { Logger } from '@inkwell/adapters-http';
-import { deliverMessage, type AccountDeps, type Clock, type MailRules, type MailSender, type Outbox } from '@inkwell/domain';
+import { deliverMessage, type AccountDeps, type Clock, type MailLimits, type MailRules, type MailSender, type Outbox } from '@inkwell/domain';
 import { createLogMailSender } from './adapters/log-mail-sender.js';
 import { createSmtpMailSender } from './adapters/smtp-mail-sender.js';
 import type { Config, MailConfig } from './config.js';
@@ -19,6 +19,8 @@ export interface RunningMail {
   /** The store's outbox, telling this process's loop of every message added here. */
   readonly outbox: Outbox;
   readonly mailRules: MailRules;
+  /** The limits delivery counts (the recipient's budget), as the requests' use cases got them. */
+  readonly mailLimits: MailLimits;
   readonly loop: DeliveryLoop;
   /** Tells mail the port the server listens on: without `APP_URL` (development), links point at it. */
   listening(port: number): void;
@@ -45,12 +47,14 @@ function mailSenderFor(mail: MailConfig, logger: Logger, ownLinkBase: () => stri
 
 /**
  * Turns mail on for this process: the sender, the rules of the links, and the delivery loop over
- * the store's outbox, started. A message added through the returned outbox wakes the loop, so
- * mail asked for here leaves at once rather than at the next poll.
+ * the store's outbox, started, counting each mail against its recipient's budget (`mailLimits`).
+ * A message added through the returned outbox wakes the loop within `wakeJitterMs`, at a random
+ * moment, rather than at the next poll.
  */
 export function startMail(
   config: Pick<Config, 'mailLinks' | 'host' | 'port'> & { readonly mail: MailConfig },
   store: Pick<Store, 'outbox' | 'users'>,
+  mailLimits: MailLimits,
   clock: Clock,
   logger: Logger,
   overrides: MailOverrides = {},
@@ -67,10 +71,17 @@ export function startMail(
     passwordResetTtlMs: config.mailLinks.passwordResetTtlSeconds * 1000,
     emailVerificationTtlMs: config.mailLinks.emailVerifyTtlSeconds * 1000,
   };
-  const deps: Pick<AccountDeps, 'users' | 'clock' | 'outbox' | 'mailer' | 'mailRules'> = { users: store.users, clock, outbox: store.outbox, mailer: sender, mailRules };
+  const deps: Pick<AccountDeps, 'users' | 'clock' | 'outbox' | 'mailer' | 'mailRules' | 'mailLimits'> = {
+    users: store.users,
+    clock,
+    outbox: store.outbox,
+    mailer: sender,
+    mailRules,
+    mailLimits,
+  };
   const loop = createDeliveryLoop({
     outbox: store.outbox,
-    deliver: (message, holder) => deliverMessage(deps, { message, holder }),
+    deliver: (message, holder, lease) => deliverMessage(deps, { message, holder, lease }),
     clock,
     logger,
     timing: overrides.delivery,
@@ -78,14 +89,15 @@ export function startMail(
   const outbox: Outbox = {
     add: async (message) => {
       const added = await store.outbox.add(message);
-      // Woken on the next turn of the event loop, once the request that added it has answered:
-      // delivering takes a look-up, a write and the mail's words, none of which an answer waits
-      // for, and a reset asked for an address with an account must not answer later than one
-      // asked for an address without (bench/reset-timing.ts).
-      setImmediate(loop.wake);
+      // Woken at a random moment within a second, never inside the request that added it:
+      // delivering a reset to an address with an account costs the mail's sending besides what
+      // one without costs, and that work must neither delay the answer nor follow it at a time
+      // a client's next requests could feel (bench/reset-timing.ts).
+      loop.wakeSoon();
       return added;
     },
     claim: (...args) => store.outbox.claim(...args),
+    renew: (...args) => store.outbox.renew(...args),
     remove: (...args) => store.outbox.remove(...args),
     retryLater: (...args) => store.outbox.retryLater(...args),
   };
@@ -93,6 +105,7 @@ export function startMail(
   return {
     outbox,
     mailRules,
+    mailLimits,
     loop,
     listening(listeningPort) {
       port = listeningPort;

@@ -33,8 +33,8 @@ export type {
   TokenClaims,
   NewToken,
 } from './accounts/ports.js';
-export type { AttemptLimiter, AttemptVerdict, LoginLimits, MailLimits, SignupLimits } from './accounts/attempt-limiter.js';
-export { DEFAULT_MAIL_RULES, type MailRules } from './accounts/mail-rules.js';
+export type { AttemptLimiter, AttemptVerdict, EmailChangeLimits, LoginLimits, MailLimits, SignupLimits } from './accounts/attempt-limiter.js';
+export { DEFAULT_MAIL_RULES, PASSWORD_RESET_LINKS_KEPT, type MailRules } from './accounts/mail-rules.js';
 export { newLinkToken, hashLinkToken } from './accounts/link-tokens.js';
 export type { ClientContext } from './accounts/client-context.js';
 export { NO_CREDENTIALS, OTHER_CREDENTIALS, bearer, type Credentials } from './accounts/credentials.js';
@@ -132,6 +132,6 @@ export { createInMemoryPostRepository } from './posts/in-memory-post-repository.
 
 // Mail: messages, the outbox and the mail sender, the in-memory outbox
 export { MESSAGE_KINDS, type MessageKind, type NewMessage, type OutboxMessage } from './mail/message.js';
-export type { Outbox, Mail, MailSender } from './mail/ports.js';
+export type { Outbox, Mail, MailSender, SendOptions } from './mail/ports.js';
 export { nextAttemptAfterFailure, FIRST_RETRY_MS, LONGEST_RETRY_GAP_MS, DELIVERY_WINDOW_MS } from './mail/delivery-schedule.js';
 export { createInMemoryOutbox } from './mail/in-memory-outbox.js';

@@ -257,15 +257,20 @@ export const accountRoutes = RouteTable.empty()
         operationId: 'updateMe',
         summary: 'Change the name or e-mail',
         description:
-          'Changes `name` (signup rules), `email` (trimmed and lower-cased; a new e-mail needs `currentPassword`) or both. A body that names neither is 400, with an issue at `""` saying so. Sessions are not affected.',
+          'Changes `name` (signup rules), `email` (trimmed and lower-cased; a new e-mail needs `currentPassword`) or both. A body that names neither is 400, with an issue at `""` saying so. Sessions are not affected. A new e-mail is unverified: a verification link goes to it, and a notice (which does not name the new address) to the old one. At most 3 e-mail changes an hour per account and 30 per client address, an e-mail already in use (409) included.',
         responses: withNoStore({
           '200': json('The account as changed.', schema(UserEnvelopeSchema)),
           '400': badRequest({ name: '', email: 'alice.a@example.com' }),
           '401': tokenRequired,
           '403': wrongPassword,
-          '409': errorResponse('Another account has that e-mail.', ['EmailAlreadyInUse']),
+          '409': errorResponse('Another account has that e-mail (counted against the e-mail change limits).', ['EmailAlreadyInUse']),
           ...bodyFailures,
           ...hashingServerFailures,
+          '429': errorResponse(
+            "Past the login limits (a wrong current password counts as a failed login of the account's e-mail), or past 3 e-mail changes for this account or 30 from this client in an hour; wait `Retry-After` seconds.",
+            ['TooManyAttempts'],
+            retryAfter,
+          ),
         }),
       }),
     handler: (deps) => async (c) =>
@@ -345,14 +350,14 @@ export const accountRoutes = RouteTable.empty()
       operationId: 'requestPasswordReset',
       summary: 'Ask for a password reset link',
       description:
-        'Sends a link to reset the password (`{APP_URL}/reset-password?token=…`, valid 30 minutes) to the address, if an account has it. The answer is the same, in the same time, whether or not one does; the mail leaves later, and a newer request or any password change makes the link stop working. The e-mail is trimmed and lower-cased. At most 3 requests per e-mail and 30 per client address an hour, counted for every address asked.',
+        "Sends a link to reset the password (`{APP_URL}/reset-password?token=…`, valid 30 minutes) to the address, if an account has it. The answer is the same, in the same time, whether or not one does; the mail leaves later, within a second. A link stops working once it or another of the account's links is used, or the password changes; a newer request ends none. The e-mail is trimmed and lower-cased. At most 3 requests per e-mail from one client address, 10 per e-mail from all together, and 30 per client address an hour, counted for every address asked; and the address is sent at most 10 mails an hour, whatever asks for them (past that, nothing is sent, and the answer is the same).",
       tags: ['Accounts'],
       ...publicOperation,
       responses: withNoStore(
         {
           '202': json('Accepted: a link goes to the address if an account has it.', schema(AcceptedSchema)),
           '400': badRequest({ email: 'not-an-email' }),
-          '429': tooManyMails('Past 3 requests for this e-mail, or 30 from this client, in an hour'),
+          '429': tooManyMails('Past 3 requests for this e-mail from this client, 10 for this e-mail from all, or 30 from this client, in an hour'),
           ...bodyFailures,
           ...serverFailures,
         },
