@@ -9,7 +9,10 @@ const TOKEN = 'q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c';
 const RESET: Mail = { messageId: '65a1b2c3d4e5f6a7b8c9d0e1', kind: 'password-reset', to: 'alice@example.com', name: 'Alice', token: TOKEN, linkExpiresAt: Date.UTC(2026, 0, 1) };
 const SITE = { from: 'Example <no-reply@example.com>', appUrl: 'https://app.example.com' };
 
-describe('the SMTP MailSender, against a real SMTP server in this process', () => {
+// Each test starts the sender's worker thread, which loads nodemailer and, from source, compiles
+// its TypeScript, at a low priority: on a busy machine that alone can take seconds, so the tests
+// wait for what they prove (a send failing within its own bound, set short) for longer than that.
+describe('the SMTP MailSender, against a real SMTP server in this process', { timeout: 30_000 }, () => {
   let certificate: TestCertificate;
   let server: TestMailServer | undefined;
   const senders: { close(): Promise<void> }[] = [];
