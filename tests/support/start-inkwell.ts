@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
+import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SERVER_TIMEOUTS, type LingerBounds, type ServerTimeouts } from '@inkwell/adapters-http';
 import { createInkwell, readConfig, startServer, type Inkwell, type RestartPolicy, type RunningServer, type Store } from '@inkwell/app';
@@ -96,6 +97,12 @@ export interface InChildOptions {
    * forks inherit: a test that wedges it at 100% CPU leaves the other test files their cores.
    */
   readonly priority?: number;
+  /**
+   * How the process is started: `main.ts` from source through tsx (the default), or `pnpm start`
+   * exactly as production documents it (a build, then the built server), for tests of what a
+   * supervisor holding that PID sees. `pnpm` must be on PATH.
+   */
+  readonly command?: 'main.ts' | 'pnpm start';
 }
 
 /** Any way to start an inkwell under test. */
@@ -270,13 +277,20 @@ function storeEnv(store: ChildStore | undefined): Record<string, string> {
   return store.database === undefined ? { DB_URL: store.url } : { DB_URL: store.url, DB_DATABASE: store.database };
 }
 
-function spawnChild({ store, env = {}, timeouts, restartPolicy, priority }: InChildOptions): ChildRun {
+function spawnChild({ store, env = {}, timeouts, restartPolicy, priority, command = 'main.ts' }: InChildOptions): ChildRun {
   const timed = timeouts === undefined ? {} : { INKWELL_TEST_TIMEOUTS: JSON.stringify(timeouts) };
   const restarts = restartPolicy === undefined ? {} : { INKWELL_TEST_RESTART_POLICY: JSON.stringify(restartPolicy) };
   const module = timeouts !== undefined ? timedModule : restartPolicy !== undefined ? restartPolicyModule : mainModule;
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', module], {
+  const pnpmStart = command === 'pnpm start';
+  // A supervisor's PATH, for pnpm start: without the node_modules/.bin folders that pnpm put in
+  // front of this test run's, whose `node` (a shell script) would otherwise run pnpm itself and
+  // stand between the test and pnpm's PID. pnpm reads its own settings from the home folder.
+  const path = pnpmStart ? supervisorPath() : (process.env.PATH ?? '');
+  const home = pnpmStart && process.env.HOME !== undefined ? { HOME: process.env.HOME } : {};
+  const [file, args] = pnpmStart ? ['pnpm', ['start']] : [process.execPath, ['--conditions=source', '--import', 'tsx', module]];
+  const child = spawn(file, args, {
     cwd: repositoryRoot,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...SERVING_ENV, ...env, ...timed, ...restarts },
+    env: { PATH: path, ...home, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...SERVING_ENV, ...env, ...timed, ...restarts },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Before the process has loaded anything, so before a cluster's primary forks.
@@ -340,6 +354,14 @@ function spawnChild({ store, env = {}, timeouts, restartPolicy, priority }: InCh
       await exited;
     },
   };
+}
+
+/** This run's PATH without the node_modules/.bin folders a package manager put in front: what a supervisor starting `pnpm start` has. */
+export function supervisorPath(): string {
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((folder) => !/node_modules[\\/]\.bin$/.test(folder))
+    .join(delimiter);
 }
 
 /** The JSON records among a child's lines (the ones it prints before its logger exists are plain text). */
