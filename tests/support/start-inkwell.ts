@@ -249,7 +249,7 @@ async function startInProcess({ store, env = {}, timeouts, linger, hasher: which
   return {
     url: server.url,
     port: server.port,
-    timeouts: { ...DEFAULT_SERVER_TIMEOUTS, ...timeouts },
+    timeouts: { ...DEFAULT_SERVER_TIMEOUTS, keepAliveMs: config.keepAliveTimeoutSeconds * 1000, ...timeouts },
     clock,
     hasher,
     calls: counted.calls,

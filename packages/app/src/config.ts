@@ -1,6 +1,8 @@
+import { DEFAULT_SERVER_TIMEOUTS } from '@inkwell/adapters-http';
 import { POST_ACCESS_MODES, type PostAccessMode } from '@inkwell/domain';
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
+import type { Secrets } from './redact-url-passwords.js';
 
 /** The JWT secret used when `JWT_SECRET` is unset outside production. Public by design: never use it for real. */
 export const DEVELOPMENT_JWT_SECRET = 'inkwell-development-secret-do-not-use-in-production';
@@ -59,6 +61,12 @@ export interface Config {
   readonly shutdownDrainSeconds: number;
   /** Problems worth a loud line at start that do not stop it (the development secret in use). */
   readonly warnings: readonly string[];
+
+  // Running the service: connections, secrets in output, writes per client.
+  /** How long an idle keep-alive connection is kept open, in seconds: longer than the idle timeout of the load balancer in front. */
+  readonly keepAliveTimeoutSeconds: number;
+  /** What no log line may show: the passwords of `DB_URL` and `MAIL_URL` (whatever characters they hold), and `JWT_SECRET`. */
+  readonly secrets: Secrets;
 }
 
 /** How mail leaves: through an SMTP server, or written to the log (`log:`, development only). */
@@ -247,6 +255,9 @@ const EnvSchema = v.object({
   PASSWORD_RESET_MAX_PER_ADDRESS: wholeNumber('PASSWORD_RESET_MAX_PER_ADDRESS', 30),
   EMAIL_VERIFY_MAX_PER_ACCOUNT: wholeNumber('EMAIL_VERIFY_MAX_PER_ACCOUNT', 3),
   SHUTDOWN_DRAIN_SECONDS: wholeNumber('SHUTDOWN_DRAIN_SECONDS', 5),
+
+  // Running the service.
+  KEEP_ALIVE_TIMEOUT_SECONDS: wholeNumber('KEEP_ALIVE_TIMEOUT_SECONDS', DEFAULT_SERVER_TIMEOUTS.keepAliveMs / 1000, 1),
 });
 
 /** Every environment variable the configuration reads; docs/configuration.md has a row for each. */
@@ -310,5 +321,11 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     mailLinks: { passwordResetTtlSeconds: rest.PASSWORD_RESET_TTL_SECONDS, emailVerifyTtlSeconds: rest.EMAIL_VERIFY_TTL_SECONDS },
     shutdownDrainSeconds: rest.SHUTDOWN_DRAIN_SECONDS,
     warnings,
+
+    keepAliveTimeoutSeconds: rest.KEEP_ALIVE_TIMEOUT_SECONDS,
+    secrets: {
+      urls: [DB_URL, ...(MAIL_URL === undefined ? [] : [MAIL_URL])],
+      values: JWT_SECRET === undefined || JWT_SECRET === DEVELOPMENT_JWT_SECRET ? [] : [JWT_SECRET],
+    },
   };
 }

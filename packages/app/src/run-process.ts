@@ -34,7 +34,7 @@ export async function runProcess(options: ProcessOptions = {}): Promise<void> {
   }
 
   // In a cluster every line names the process that wrote it.
-  const logger = createLogger(config.logLevel, undefined, config.webConcurrency > 1 ? { pid: process.pid } : {});
+  const logger = createLogger(config.logLevel, undefined, config.webConcurrency > 1 ? { pid: process.pid } : {}, config.secrets);
   exitOnUncaughtErrors(logger);
   watchEventLoop(logger);
   if (!isClusterWorker()) {

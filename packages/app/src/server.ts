@@ -31,7 +31,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     served = await serveNode(inkwell.app, {
       host: config.host,
       port: config.port,
-      timeouts: options.timeouts,
+      timeouts: { keepAliveMs: config.keepAliveTimeoutSeconds * 1000, ...options.timeouts },
       linger: options.linger,
       connections: config.connections,
       fastPath: config.fastPath,

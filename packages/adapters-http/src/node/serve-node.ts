@@ -19,11 +19,16 @@ import { continueWhenRead, dropRequestBody, requestsWithBodyBuffer } from './req
  * is 30 s, which would let a 10 s header timeout run to 40 s).
  */
 export interface ServerTimeouts {
-  /** Time allowed to receive the request headers. */
+  /** Time allowed to receive the request headers, from the request's first byte (the idle time before it is `keepAliveMs`'s). */
   readonly headersMs: number;
   /** Time allowed to receive the whole request. Must not be below `headersMs`. */
   readonly requestMs: number;
-  /** How long an idle keep-alive connection is kept. */
+  /**
+   * How long an idle keep-alive connection is kept (sent as `Keep-Alive: timeout=…`). Longer than
+   * the idle timeout of any load balancer in front (60 s for the common ones), so that the
+   * balancer, not the server, closes an idle connection: a server that closes first races the
+   * balancer's next request on it, which the balancer answers 502.
+   */
   readonly keepAliveMs: number;
   readonly checkIntervalMs: number;
 }
@@ -32,7 +37,7 @@ export interface ServerTimeouts {
 export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = {
   headersMs: 10_000,
   requestMs: 30_000,
-  keepAliveMs: 5_000,
+  keepAliveMs: 65_000,
   checkIntervalMs: 1_000,
 };
 
