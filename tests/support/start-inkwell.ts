@@ -3,7 +3,7 @@ import { setPriority } from 'node:os';
 import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SERVER_TIMEOUTS, type LingerBounds, type ServerTimeouts } from '@inkwell/adapters-http';
-import { createInkwell, readConfig, startServer, type Inkwell, type RestartPolicy, type RunningServer, type Store } from '@inkwell/app';
+import { createInkwell, readConfig, startServer, type Inkwell, type RestartPolicy, type RunningServer, type Store, type WatchdogTimings } from '@inkwell/app';
 import type { PasswordHasher } from '@inkwell/domain';
 import {
   deliverDueMessages,
@@ -38,8 +38,8 @@ const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 const mainModule = fileURLToPath(new URL('packages/app/src/main.ts', `file://${repositoryRoot}`));
 // The same start-up with a test's own timeouts (a single process, no signal handling).
 const timedModule = fileURLToPath(new URL('./serve-child.ts', import.meta.url));
-// main.ts's process with a cluster restart policy of the test's own.
-const restartPolicyModule = fileURLToPath(new URL('./cluster-child.ts', import.meta.url));
+// main.ts's process with a cluster restart policy or watchdog timings of the test's own.
+const scaledModule = fileURLToPath(new URL('./cluster-child.ts', import.meta.url));
 
 /**
  * The serving layer's setting this test run was given, which every server started here takes
@@ -92,6 +92,8 @@ export interface InChildOptions {
   readonly timeouts?: Partial<ServerTimeouts>;
   /** A `WEB_CONCURRENCY` cluster's restart policy instead of production's (support/cluster-child.ts). */
   readonly restartPolicy?: RestartPolicy;
+  /** The event-loop watchdog's timings instead of production's, in every process (support/cluster-child.ts). */
+  readonly watchdog?: WatchdogTimings;
   /**
    * The process's scheduling priority (`os.setPriority`, 19 the lowest), which the workers it
    * forks inherit: a test that wedges it at 100% CPU leaves the other test files their cores.
@@ -277,10 +279,12 @@ function storeEnv(store: ChildStore | undefined): Record<string, string> {
   return store.database === undefined ? { DB_URL: store.url } : { DB_URL: store.url, DB_DATABASE: store.database };
 }
 
-function spawnChild({ store, env = {}, timeouts, restartPolicy, priority, command = 'main.ts' }: InChildOptions): ChildRun {
+function spawnChild({ store, env = {}, timeouts, restartPolicy, watchdog, priority, command = 'main.ts' }: InChildOptions): ChildRun {
   const timed = timeouts === undefined ? {} : { INKWELL_TEST_TIMEOUTS: JSON.stringify(timeouts) };
   const restarts = restartPolicy === undefined ? {} : { INKWELL_TEST_RESTART_POLICY: JSON.stringify(restartPolicy) };
-  const module = timeouts !== undefined ? timedModule : restartPolicy !== undefined ? restartPolicyModule : mainModule;
+  const watched = watchdog === undefined ? {} : { INKWELL_TEST_WATCHDOG: JSON.stringify(watchdog) };
+  const scaled = restartPolicy !== undefined || watchdog !== undefined;
+  const module = timeouts !== undefined ? timedModule : scaled ? scaledModule : mainModule;
   const pnpmStart = command === 'pnpm start';
   // A supervisor's PATH, for pnpm start: without the node_modules/.bin folders that pnpm put in
   // front of this test run's, whose `node` (a shell script) would otherwise run pnpm itself and
@@ -290,7 +294,7 @@ function spawnChild({ store, env = {}, timeouts, restartPolicy, priority, comman
   const [file, args] = pnpmStart ? ['pnpm', ['start']] : [process.execPath, ['--conditions=source', '--import', 'tsx', module]];
   const child = spawn(file, args, {
     cwd: repositoryRoot,
-    env: { PATH: path, ...home, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...SERVING_ENV, ...env, ...timed, ...restarts },
+    env: { PATH: path, ...home, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...SERVING_ENV, ...env, ...timed, ...restarts, ...watched },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Before the process has loaded anything, so before a cluster's primary forks.
