@@ -61,7 +61,8 @@ export function startTraffic(
   };
 }
 
-function send(url: string, { method, path, body }: TrafficRequest, agent: Agent | undefined, timeoutMs: number): Promise<Outcome> {
+/** Sends one request (on `agent`'s connection, or a new one of its own) and answers its outcome: its status, or the client's error code. */
+export function send(url: string, { method, path, body }: TrafficRequest, agent: Agent | undefined, timeoutMs = 15_000): Promise<Outcome> {
   const sentAt = performance.now();
   const text = body === undefined ? undefined : JSON.stringify(body);
   const headers = text === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) };
