@@ -5,7 +5,7 @@
 import { domainFailures, type OpenApiDocument } from '@inkwell/adapters-http';
 import { DomainError, POST_ACCESS_MODES, type DomainErrorCode, type PasswordHasher, type Post, type PostPage } from '@inkwell/domain';
 import { fakePasswordHasher, manualClock, recordingMailSender } from '@inkwell/domain/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readConfig, createInkwell, type Inkwell, openStore } from '@inkwell/app';
 import { GONE_USER_ID, issueToken } from '../support/tokens.js';
 import { captureLogger } from '../support/capture-logger.js';
@@ -423,7 +423,8 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
   it('GET /health: 200, 503 (unavailable, then stopping)', async () => {
     await call('GET', '/health');
     storeUp = false;
-    expect(await call('GET', '/health')).toEqual({ status: 'unavailable' });
+    // Readiness answers what the pings in the background last saw (one a second).
+    await vi.waitFor(async () => expect(await call('GET', '/health')).toEqual({ status: 'unavailable' }), { timeout: 3000, interval: 50 });
     storeUp = true;
     inkwell.markStopping();
     expect(await call('GET', '/health')).toEqual({ status: 'stopping' });

@@ -1,8 +1,8 @@
-// The documented ways to run inkwell in production hand their supervisor a PID whose SIGTERM or
-// SIGINT reaches the server: `pnpm start` (pnpm forwards the signal to its child, the script's
-// shell, which must have exec'd the real node binary: node_modules/.bin/node is a shell script
-// that would otherwise stand between them and keep the signal from node), the image (node itself
-// is the command) and compose (the image's command, unchanged).
+// `pnpm start`, as production documents it, hands its supervisor a PID whose SIGTERM or SIGINT
+// reaches the server: pnpm forwards the signal to its child, the script's shell, which must have
+// exec'd the real node binary (node_modules/.bin/node is a shell script that would otherwise stand
+// between them and keep the signal from node). The image and compose run node itself
+// (packages/app/src/launch-flags.test.ts).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -10,9 +10,6 @@ import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_JWT_SECRET as JWT_SECRET } from '../support/fixtures.js';
 import { startInkwell, supervisorPath } from '../support/start-inkwell.js';
-
-const root = new URL('../../', import.meta.url);
-const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
 
 const hasPnpm = spawnSync('pnpm', ['--version'], { encoding: 'utf8', env: { ...process.env, PATH: supervisorPath() } }).status === 0;
 if (!hasPnpm) console.warn('pnpm is not on PATH: the `pnpm start` tests are skipped');
@@ -83,25 +80,4 @@ describe.skipIf(!hasPnpm)('pnpm start', () => {
     },
     180_000,
   );
-});
-
-describe('the image and compose', () => {
-  it('run node itself as the container command, so the platform signals the server', () => {
-    const dockerfile = read('Dockerfile');
-    expect(dockerfile).not.toMatch(/^ENTRYPOINT/m);
-    const commands = [...dockerfile.matchAll(/^CMD (.*)$/gm)].map((command) => command[1] as string);
-    expect(commands).toHaveLength(1);
-    // The exec form: no shell between the platform and node.
-    const command = JSON.parse(commands[0] as string) as string[];
-    expect(command[0]).toBe('node');
-    expect(command.at(-1)).toBe('dist/main.js');
-  });
-
-  it('leaves the command to the image, and gives a stop the drain and the in-flight bound', () => {
-    const compose = read('compose.yaml');
-    expect(compose).not.toMatch(/^\s+(command|entrypoint):/m);
-    const grace = Number(/^\s+stop_grace_period: (\d+)s$/m.exec(compose)?.[1]);
-    // SHUTDOWN_DRAIN_SECONDS' default (5 s) and the 10 s bound on requests in flight.
-    expect(grace).toBeGreaterThanOrEqual(5 + 10);
-  });
 });

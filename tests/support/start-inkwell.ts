@@ -70,6 +70,8 @@ export interface InProcessOptions {
   readonly hasher?: 'fake' | 'real' | PasswordHasher;
   /** A clock of the test's own; by default a manual one that stands still at the time the server started. */
   readonly clock?: ManualClock;
+  /** How long `server.close()` lets requests in flight finish before it cuts them (10 s as in production by default). */
+  readonly shutdownGraceMs?: number;
 }
 
 /** Where a child process keeps its data: `DB_URL=memory:`, or a MongoDB (`DB_URL`, and `DB_DATABASE` when given). */
@@ -229,7 +231,7 @@ export function mailOnDemand(inkwell: Inkwell, store: Store, clock: ManualClock,
   return { sender, deliver: () => deliverDueMessages(deps) };
 }
 
-async function startInProcess({ store, env = {}, timeouts, linger, hasher: which, clock = manualClock(Date.now()) }: InProcessOptions): Promise<InProcessServer> {
+async function startInProcess({ store, env = {}, timeouts, linger, hasher: which, clock = manualClock(Date.now()), shutdownGraceMs }: InProcessOptions): Promise<InProcessServer> {
   const hasher = fakePasswordHasher();
   const counted = countingStore(store);
   const { logger, capture } = capturedPino();
@@ -246,6 +248,7 @@ async function startInProcess({ store, env = {}, timeouts, linger, hasher: which
   const server = await startServer(config, logger, {
     timeouts,
     linger,
+    shutdownGraceMs,
     overrides: { store: counted.store, clock, ...(which === 'real' ? {} : { hasher: typeof which === 'object' ? which : hasher }) },
   });
   return {

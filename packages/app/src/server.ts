@@ -6,6 +6,8 @@ import { createInkwell, type InkwellOverrides } from './inkwell.js';
 export interface ServerOptions {
   readonly timeouts?: Partial<ServerTimeouts>;
   readonly linger?: Partial<LingerBounds>;
+  /** How long a stop lets requests in flight finish before it cuts them (10 s in production). */
+  readonly shutdownGraceMs?: number;
   readonly overrides?: InkwellOverrides;
 }
 
@@ -35,6 +37,11 @@ export async function startServer(config: Config, logger: Logger, options: Serve
       linger: options.linger,
       connections: config.connections,
       fastPath: config.fastPath,
+      shutdownGraceMs: options.shutdownGraceMs,
+      onCut: () => {
+        for (const { requestId, method, path } of inkwell.requestsInFlight.cut())
+          logger.warn({ requestId, method, path }, `request cut at shutdown: ${method} ${path} was still running when the bound on requests in flight ran out`);
+      },
     });
   } catch (error) {
     await inkwell.close();

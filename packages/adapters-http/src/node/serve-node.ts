@@ -85,6 +85,10 @@ export interface ServeNodeOptions {
    * `Response`, written by @hono/node-server.
    */
   readonly fastPath?: boolean;
+  /** How long a stop lets the requests in flight finish before it cuts their connections: 10 s by default. */
+  readonly shutdownGraceMs?: number;
+  /** Called once, as a stop cuts the connections of the requests still in flight past that bound (before it does). */
+  readonly onCut?: () => void;
 }
 
 /** A listening Node server. */
@@ -213,7 +217,7 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     drain,
     close: () => {
       drain();
-      return (closing ??= stop(server, accepted).finally(release));
+      return (closing ??= stop(server, accepted, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, options.onCut).finally(release));
     },
   };
 }
@@ -335,8 +339,8 @@ function afterThisRead(): Promise<void> {
  * listen backlog (`accepted` counts the connections accepted so far) and stops listening; for
  * `LAST_REQUESTS_MS` every connection with no request under way may still deliver one, which is
  * answered (with `Connection: close`, as every answer of the drain); then it closes the idle
- * connections, and every other one as it turns idle (after its answer); past `SHUTDOWN_GRACE_MS`
- * it cuts the rest.
+ * connections, and every other one as it turns idle (after its answer); past `graceMs` it tells
+ * `onCut` and cuts the rest.
  *
  * Requests are on their way when the drain ends, the more so as the drain makes every client
  * open a new connection for each request: a connection the kernel has established waits in the
@@ -349,7 +353,7 @@ function afterThisRead(): Promise<void> {
  * would also close at once every connection with no request under way. Idle connections close
  * after the event loop's next poll, which reads what they received.
  */
-async function stop(server: Server, accepted: { readonly count: number }): Promise<void> {
+async function stop(server: Server, accepted: { readonly count: number }, graceMs: number, onCut: (() => void) | undefined): Promise<void> {
   const acceptingUntil = performance.now() + LAST_REQUESTS_MS;
   for (let seen = -1; seen !== accepted.count && performance.now() < acceptingUntil; ) {
     seen = accepted.count;
@@ -361,7 +365,10 @@ async function stop(server: Server, accepted: { readonly count: number }): Promi
   const lastRequests = setTimeout(() => {
     sweep = setInterval(() => void afterThisRead().then(() => server.closeIdleConnections()), 50);
   }, LAST_REQUESTS_MS);
-  const grace = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  const grace = setTimeout(() => {
+    onCut?.();
+    server.closeAllConnections();
+  }, graceMs);
   await closed;
   clearTimeout(lastRequests);
   clearInterval(sweep);

@@ -12,7 +12,7 @@ export interface ReplyCorruption {
 
 /**
  * A TCP proxy in front of a MongoDB server that a test can cut and restore, to play a database
- * outage, or make misbehave: withhold its replies, or damage them.
+ * outage, or make misbehave: withhold its replies, hold them back, or damage them.
  */
 export interface MongoProxy {
   /** A connection string to the server through the proxy (a direct connection, so no discovery bypasses it). */
@@ -23,6 +23,8 @@ export interface MongoProxy {
   comeBack(): Promise<void>;
   /** While true, every reply is dropped: the database takes requests and never answers. */
   stallReplies(stalled: boolean): void;
+  /** From now on every reply is held `ms` before it is passed on (0 stops it), in order: a database that answers slowly. */
+  delayReplies(ms: number): void;
   /** From now on every reply (each wire-protocol message) is damaged as `corruption` says; null stops it. */
   corruptReplies(corruption: ReplyCorruption | null): void;
   /** Replies damaged so far. */
@@ -43,12 +45,15 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
   const sockets = new Set<Socket>();
   let server: Server | undefined;
   let stalled = false;
+  let delayMs = 0;
   let corruption: ReplyCorruption | null = null;
   let corruptedReplies = 0;
 
   /** Passes each whole reply on, as it is, damaged, or not at all. */
   const passReplies = (upstream: Socket, downstream: Socket) => {
     let pending: Buffer = Buffer.alloc(0);
+    // When the last reply held back goes on: none overtakes another.
+    let lastDueAt = 0;
     upstream.on('data', (chunk: Buffer) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       // Every wire-protocol message starts with its length (int32, little-endian), itself included.
@@ -61,7 +66,12 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
           reply.fill(corruption.byte, corruption.from, Math.min(corruption.to + 1, length));
           corruptedReplies++;
         }
-        downstream.write(reply);
+        const dueAt = Math.max(performance.now() + delayMs, lastDueAt);
+        if (dueAt <= performance.now()) downstream.write(reply);
+        else {
+          lastDueAt = dueAt;
+          setTimeout(() => downstream.write(reply), dueAt - performance.now());
+        }
       }
     });
   };
@@ -110,6 +120,9 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
     },
     stallReplies: (on) => {
       stalled = on;
+    },
+    delayReplies: (ms) => {
+      delayMs = ms;
     },
     corruptReplies: (damage) => {
       corruption = damage;
