@@ -6,7 +6,7 @@ import { mongoTest, startMongoProxy, withTestMongo, type MongoProxy, type TestMo
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEST_JWT_SECRET as JWT_SECRET } from '../support/fixtures.js';
 import { jsonRecords, startInkwell, type ChildServer } from '../support/start-inkwell.js';
-import { readsAndWrites, startTraffic, tally } from '../support/traffic.js';
+import { readsAndWrites, startTraffic, tally, TRAFFIC_ENV } from '../support/traffic.js';
 
 /** The status and body of `path`, and how long the answer took. */
 async function timed(server: ChildServer, path: string): Promise<{ status: number; body: unknown; ms: number }> {
@@ -24,7 +24,7 @@ describe.skipIf(!mongoTest)('a server process whose database misbehaves', () => 
   beforeAll(async () => {
     mongo = await withTestMongo();
     proxy = await startMongoProxy(mongo.url);
-    server = await startInkwell({ in: 'child', store: { url: proxy.url, database: mongo.database }, env: { JWT_SECRET } });
+    server = await startInkwell({ in: 'child', store: { url: proxy.url, database: mongo.database }, env: { JWT_SECRET, ...TRAFFIC_ENV } });
     const created = await server.send('POST', '/posts', { title: 'Outage', body: 'b', authorId: 'a', published: true });
     postId = ((await created.json()) as { post: { id: string } }).post.id;
   }, 30_000);

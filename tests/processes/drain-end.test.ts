@@ -9,7 +9,7 @@ import { Agent } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TEST_JWT_SECRET as JWT_SECRET } from '../support/fixtures.js';
 import { jsonRecords, startInkwell, type ChildServer } from '../support/start-inkwell.js';
-import { readsAndWrites, send, startTraffic, tally, type Outcome } from '../support/traffic.js';
+import { type Outcome, readsAndWrites, send, startTraffic, tally, TRAFFIC_ENV } from '../support/traffic.js';
 
 const DRAIN_SECONDS = 2;
 
@@ -21,7 +21,7 @@ describe('the end of a drain', () => {
   });
 
   it('answers every request sent before it: 50 keep-alive clients sending past it, 20 idle connections used in its last moments', async () => {
-    const running = (server = await startInkwell({ in: 'child', store: 'memory', env: { JWT_SECRET, SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS) } }));
+    const running = (server = await startInkwell({ in: 'child', store: 'memory', env: { JWT_SECRET, SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS), ...TRAFFIC_ENV } }));
     const created = await running.send('POST', '/posts', { title: 'Read to the end', body: 'b', authorId: 'a', published: true });
     const { post } = (await created.json()) as { post: { id: string } };
     const read = { method: 'GET', path: `/posts/${post.id}` } as const;

@@ -72,6 +72,12 @@ export interface InProcessOptions {
   readonly clock?: ManualClock;
   /** How long `server.close()` lets requests in flight finish before it cuts them (10 s as in production by default). */
   readonly shutdownGraceMs?: number;
+  /**
+   * How long `server.close()` lets idle connections deliver a request still on their way: none by
+   * default (production's second would make every test that closes a server a second longer;
+   * tests/processes/drain-end.test.ts runs it in a process as production does).
+   */
+  readonly lastRequestsMs?: number;
 }
 
 /** Where a child process keeps its data: `DB_URL=memory:`, or a MongoDB (`DB_URL`, and `DB_DATABASE` when given). */
@@ -231,7 +237,16 @@ export function mailOnDemand(inkwell: Inkwell, store: Store, clock: ManualClock,
   return { sender, deliver: () => deliverDueMessages(deps) };
 }
 
-async function startInProcess({ store, env = {}, timeouts, linger, hasher: which, clock = manualClock(Date.now()), shutdownGraceMs }: InProcessOptions): Promise<InProcessServer> {
+async function startInProcess({
+  store,
+  env = {},
+  timeouts,
+  linger,
+  hasher: which,
+  clock = manualClock(Date.now()),
+  shutdownGraceMs,
+  lastRequestsMs = 0,
+}: InProcessOptions): Promise<InProcessServer> {
   const hasher = fakePasswordHasher();
   const counted = countingStore(store);
   const { logger, capture } = capturedPino();
@@ -249,6 +264,7 @@ async function startInProcess({ store, env = {}, timeouts, linger, hasher: which
     timeouts,
     linger,
     shutdownGraceMs,
+    lastRequestsMs,
     overrides: { store: counted.store, clock, ...(which === 'real' ? {} : { hasher: typeof which === 'object' ? which : hasher }) },
   });
   return {

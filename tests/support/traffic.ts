@@ -88,7 +88,13 @@ export function tally(outcomes: readonly Outcome[]): Record<string, number> {
   return counts;
 }
 
-/** Alternate reads of `postId` and post creations, as a mixed load. */
+/**
+ * What a server under `readsAndWrites` traffic runs with: its clients, all on one address, write
+ * thousands of posts, far past the write budget a real client has (which its own tests cover).
+ */
+export const TRAFFIC_ENV = { POST_WRITES_MAX_PER_ADDRESS: '0' } as const;
+
+/** Alternate reads of `postId` and post creations, as a mixed load (see `TRAFFIC_ENV`). */
 export function readsAndWrites(postId: string): (i: number) => TrafficRequest {
   return (i) =>
     i % 2 === 0

@@ -67,6 +67,8 @@ export interface Config {
   readonly keepAliveTimeoutSeconds: number;
   /** What no log line may show: the passwords of `DB_URL` and `MAIL_URL` (whatever characters they hold), and `JWT_SECRET`. */
   readonly secrets: Secrets;
+  /** The write budget of posts: post writes (create, change, delete) per client address within the window; a `max` of 0 turns it off. */
+  readonly postWrites: { readonly max: number; readonly windowSeconds: number };
 }
 
 /** How mail leaves: through an SMTP server, or written to the log (`log:`, development only). */
@@ -258,6 +260,8 @@ const EnvSchema = v.object({
 
   // Running the service.
   KEEP_ALIVE_TIMEOUT_SECONDS: wholeNumber('KEEP_ALIVE_TIMEOUT_SECONDS', DEFAULT_SERVER_TIMEOUTS.keepAliveMs / 1000, 1),
+  POST_WRITES_MAX_PER_ADDRESS: wholeNumber('POST_WRITES_MAX_PER_ADDRESS', 300),
+  POST_WRITE_WINDOW_SECONDS: wholeNumber('POST_WRITE_WINDOW_SECONDS', HOUR_SECONDS, 1),
 });
 
 /** Every environment variable the configuration reads; docs/configuration.md has a row for each. */
@@ -327,5 +331,6 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
       urls: [DB_URL, ...(MAIL_URL === undefined ? [] : [MAIL_URL])],
       values: JWT_SECRET === undefined || JWT_SECRET === DEVELOPMENT_JWT_SECRET ? [] : [JWT_SECRET],
     },
+    postWrites: { max: rest.POST_WRITES_MAX_PER_ADDRESS, windowSeconds: rest.POST_WRITE_WINDOW_SECONDS },
   };
 }

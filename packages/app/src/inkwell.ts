@@ -1,6 +1,6 @@
 import { createHttpApp, RequestsInFlight, type Logger } from '@inkwell/adapters-http';
 import { postAccessPolicy, type Clock, type PasswordHasher, type PostAccessMode } from '@inkwell/domain';
-import { createAbuseLimits } from './abuse-limits.js';
+import { createAbuseLimits, createPostWriteLimits } from './abuse-limits.js';
 import { createBcryptPasswordHasher, type PooledPasswordHasher } from './adapters/bcrypt-password-hasher.js';
 import type { Config } from './config.js';
 import { plainLineLogger } from './logger.js';
@@ -89,6 +89,7 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     requestsInFlight,
     stopping: () => stopping,
     ...createAbuseLimits(config.limits, store, clock),
+    postWriteLimits: createPostWriteLimits(config.postWrites, store, clock),
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     apiDocs: config.apiDocs,

@@ -65,11 +65,16 @@ export async function openStore(config: Config, logger?: Logger): Promise<Store>
       `store: cannot reach MongoDB at ${shownUrl} (${reasonOf(error)}): serving, readiness and every request that needs the database answering 503, and trying again every second`,
     );
   }
+  // Said once per reason, not at every attempt.
+  let lastFailure: string | undefined;
   return setUpLater(store, async () => {
     try {
       return await setUp();
     } catch (error) {
-      if (!isStoreUnavailableError(error)) logger?.error({ reason: reasonOf(error) }, `store: cannot set up MongoDB at ${shownUrl} (${reasonOf(error)}); trying again`);
+      const reason = reasonOf(error);
+      if (!isStoreUnavailableError(error) && reason !== lastFailure)
+        logger?.error({ reason }, `store: cannot set up MongoDB at ${shownUrl} (${reason}); trying again every second`);
+      lastFailure = reason;
       throw error;
     }
   });

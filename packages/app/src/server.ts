@@ -8,6 +8,8 @@ export interface ServerOptions {
   readonly linger?: Partial<LingerBounds>;
   /** How long a stop lets requests in flight finish before it cuts them (10 s in production). */
   readonly shutdownGraceMs?: number;
+  /** How long a stop lets idle connections deliver a request still on its way (1 s in production). */
+  readonly lastRequestsMs?: number;
   readonly overrides?: InkwellOverrides;
 }
 
@@ -38,6 +40,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
       connections: config.connections,
       fastPath: config.fastPath,
       shutdownGraceMs: options.shutdownGraceMs,
+      lastRequestsMs: options.lastRequestsMs,
       onCut: () => {
         for (const { requestId, method, path } of inkwell.requestsInFlight.cut())
           logger.warn({ requestId, method, path }, `request cut at shutdown: ${method} ${path} was still running when the bound on requests in flight ran out`);

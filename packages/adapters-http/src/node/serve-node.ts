@@ -87,6 +87,12 @@ export interface ServeNodeOptions {
   readonly fastPath?: boolean;
   /** How long a stop lets the requests in flight finish before it cuts their connections: 10 s by default. */
   readonly shutdownGraceMs?: number;
+  /**
+   * How long, once a stop has closed the listener, a connection with no request under way may
+   * still deliver one, which a client sent before the stop: 1 s by default. Each stop waits that
+   * long for the idle connections it then closes.
+   */
+  readonly lastRequestsMs?: number;
   /** Called once, as a stop cuts the connections of the requests still in flight past that bound (before it does). */
   readonly onCut?: () => void;
 }
@@ -217,7 +223,8 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     drain,
     close: () => {
       drain();
-      return (closing ??= stop(server, accepted, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, options.onCut).finally(release));
+      const bounds = { graceMs: options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, lastRequestsMs: options.lastRequestsMs ?? LAST_REQUESTS_MS };
+      return (closing ??= stop(server, accepted, bounds, options.onCut).finally(release));
     },
   };
 }
@@ -337,7 +344,7 @@ function afterThisRead(): Promise<void> {
 /**
  * Stops `server` without resetting a request sent before the stop. It accepts what waits in the
  * listen backlog (`accepted` counts the connections accepted so far) and stops listening; for
- * `LAST_REQUESTS_MS` every connection with no request under way may still deliver one, which is
+ * `lastRequestsMs` every connection with no request under way may still deliver one, which is
  * answered (with `Connection: close`, as every answer of the drain); then it closes the idle
  * connections, and every other one as it turns idle (after its answer); past `graceMs` it tells
  * `onCut` and cuts the rest.
@@ -348,13 +355,18 @@ function afterThisRead(): Promise<void> {
  * written yet; one wrote on a kept-alive connection while the loop was busy. Closing the
  * listener or such a connection then would make the kernel answer the request with a reset. So
  * the listener closes right after an event-loop poll that accepted nothing new (the backlog was
- * empty; under a stream of new connections, after `LAST_REQUESTS_MS` at most), through
+ * empty; under a stream of new connections, after `lastRequestsMs` at most), through
  * `net.Server`'s `close` (the class `http.Server` extends): Node's own `http.Server.close()`
  * would also close at once every connection with no request under way. Idle connections close
  * after the event loop's next poll, which reads what they received.
  */
-async function stop(server: Server, accepted: { readonly count: number }, graceMs: number, onCut: (() => void) | undefined): Promise<void> {
-  const acceptingUntil = performance.now() + LAST_REQUESTS_MS;
+async function stop(
+  server: Server,
+  accepted: { readonly count: number },
+  { graceMs, lastRequestsMs }: { readonly graceMs: number; readonly lastRequestsMs: number },
+  onCut: (() => void) | undefined,
+): Promise<void> {
+  const acceptingUntil = performance.now() + lastRequestsMs;
   for (let seen = -1; seen !== accepted.count && performance.now() < acceptingUntil; ) {
     seen = accepted.count;
     await afterThisRead();
@@ -364,7 +376,7 @@ async function stop(server: Server, accepted: { readonly count: number }, graceM
   let sweep: NodeJS.Timeout | undefined;
   const lastRequests = setTimeout(() => {
     sweep = setInterval(() => void afterThisRead().then(() => server.closeIdleConnections()), 50);
-  }, LAST_REQUESTS_MS);
+  }, lastRequestsMs);
   const grace = setTimeout(() => {
     onCut?.();
     server.closeAllConnections();
