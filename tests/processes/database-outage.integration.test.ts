@@ -110,7 +110,10 @@ describe.skipIf(!mongoTest)('a server process whose database misbehaves', () => 
     expect(Object.keys(tally(outcomes)).filter((kind) => !['GET 200', 'GET 503', 'POST 201', 'POST 503'].includes(kind))).toEqual([]);
     expect(server.child.lines.filter((line) => line.includes('unexpected error'))).toEqual([]);
     // One warn line as each outage begins and one as it ends, with the 503s it caused.
-    const changes = jsonRecords(server.child.lines).filter((record) => String(record.msg).startsWith('store: ') && (record.time as number) >= startedAt);
+    const storeLines = () => jsonRecords(server.child.lines).filter((record) => String(record.msg).startsWith('store: ') && (record.time as number) >= startedAt);
+    // Lines reach stdout in batches, within 100 ms.
+    await vi.waitFor(() => expect(storeLines().length).toBeGreaterThanOrEqual(6), { timeout: 5000 });
+    const changes = storeLines();
     expect(changes.map((record) => [record.level, String(record.msg).split(' ').slice(0, 2).join(' ')])).toEqual(
       Array.from({ length: 3 }, () => [[40, 'store: unreachable'], [40, 'store: reachable']]).flat(),
     );

@@ -93,6 +93,8 @@ describe.skipIf(!mongoTest)('a process started while its MongoDB is down', () =>
     expect(created.status).toBe(201);
     expect((await call(base, 'GET', `/posts/${(created.body as { post: { id: string } }).post.id}`)).status).toBe(200);
 
+    // Lines reach stdout in batches, within 100 ms.
+    await running.waitForLine(/store: reachable again/, 5000);
     const lines = jsonRecords(running.lines).filter((record) => String(record.msg).includes('cannot reach MongoDB') || String(record.msg).startsWith('store: '));
     expect(lines.map((record) => [record.level, String(record.msg).split(' (')[0]?.split(':')[0]])).toEqual([
       [40, 'store'],
