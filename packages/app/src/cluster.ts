@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { closeUnansweredHandoffs } from './cluster-handoffs.js';
 import { MEMORY_DB_URL, type Config } from './config.js';
 
-/** How long the primary waits, past its workers' drain, for them to finish in-flight requests (10 s) and stop. */
+/** How long the primary waits, past its workers' drain, for them to answer the requests still on their way (1 s), finish those in flight (10 s) and stop. */
 const WORKERS_STOP_MARGIN_MS = 15_000;
 
 /**

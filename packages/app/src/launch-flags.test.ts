@@ -65,8 +65,8 @@ describe('how a platform checks and stops the production server', () => {
     expect(read('compose.yaml')).not.toMatch(/^\s+(command|entrypoint):/m);
   });
 
-  it('gives a stop in compose the drain and the 10 s for requests in flight', () => {
+  it('gives a stop in compose the drain, the second for requests still on their way and the 10 s for requests in flight', () => {
     const grace = Number(/^\s*stop_grace_period: (\d+)s$/m.exec(read('compose.yaml'))?.[1]);
-    expect(grace).toBeGreaterThanOrEqual(readConfig({}).shutdownDrainSeconds + 10);
+    expect(grace).toBeGreaterThanOrEqual(readConfig({}).shutdownDrainSeconds + 1 + 10);
   });
 });
