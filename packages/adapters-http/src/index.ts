@@ -1,6 +1,7 @@
 export { createHttpApp, type AppType } from './http-app.js';
 export type { HttpDeps } from './http-deps.js';
 export type { Logger } from './logger.js';
+export { RequestsInFlight, type RequestSummary } from './middleware/requests-in-flight.js';
 export { domainFailures, httpFailures, type HttpFailure } from './http-errors.js';
 export { MAX_BODY_BYTES } from './body-limit.js';
 // Types only: the document's builder (and its converter) load on the first GET /openapi.json.

@@ -1,4 +1,4 @@
-import type { Clock, EmailChangeLimits, LoginLimits, MailLimits, SignupLimits } from '@inkwell/domain';
+import type { AttemptLimiter, Clock, EmailChangeLimits, LoginLimits, MailLimits, PostWriteLimits, SignupLimits } from '@inkwell/domain';
 import type { Config } from './config.js';
 import type { Store } from './store.js';
 
@@ -17,8 +17,7 @@ export interface AbuseLimits {
  */
 export function createAbuseLimits(config: Pick<Config, 'limits' | 'mailBudgets'>, store: Pick<Store, 'attemptLimiter'>, clock: Clock): AbuseLimits {
   const { limits, mailBudgets } = config;
-  const limiter = (rule: string, { max, windowSeconds }: { max: number; windowSeconds: number }) =>
-    max > 0 ? store.attemptLimiter({ rule, max, windowSeconds }, clock) : undefined;
+  const limiter = limiterOf(store, clock);
   return {
     loginLimits: {
       failuresPerEmail: limiter('login-email', limits.loginFailuresPerEmail),
@@ -37,4 +36,15 @@ export function createAbuseLimits(config: Pick<Config, 'limits' | 'mailBudgets'>
       mailsPerRecipient: limiter('mail-recipient', mailBudgets.mailsPerRecipient),
     },
   };
+}
+
+/** The write budget of posts the configuration asks for (`POST_WRITES_MAX_PER_ADDRESS`; 0 leaves it off), counted where the store counts. */
+export function createPostWriteLimits(postWrites: Config['postWrites'], store: Pick<Store, 'attemptLimiter'>, clock: Clock): PostWriteLimits {
+  return { perAddress: limiterOf(store, clock)('post-write-address', postWrites) };
+}
+
+/** A limiter for one rule from `store`, or none when its `max` is 0. */
+function limiterOf(store: Pick<Store, 'attemptLimiter'>, clock: Clock) {
+  return (rule: string, { max, windowSeconds }: { max: number; windowSeconds: number }): AttemptLimiter | undefined =>
+    max > 0 ? store.attemptLimiter({ rule, max, windowSeconds }, clock) : undefined;
 }

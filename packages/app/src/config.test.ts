@@ -164,6 +164,29 @@ describe('readConfig', () => {
     });
   });
 
+  describe('POST_WRITES_MAX_PER_ADDRESS and POST_WRITE_WINDOW_SECONDS', () => {
+    it('default to 300 post writes an hour, and 0 turns the budget off', () => {
+      expect(readConfig({}).postWrites).toStrictEqual({ max: 300, windowSeconds: 3600 });
+      expect(readConfig({ POST_WRITES_MAX_PER_ADDRESS: '0', POST_WRITE_WINDOW_SECONDS: '60' }).postWrites).toStrictEqual({ max: 0, windowSeconds: 60 });
+    });
+
+    it.each([
+      ['POST_WRITES_MAX_PER_ADDRESS', '-1', 'POST_WRITES_MAX_PER_ADDRESS must be a whole number'],
+      ['POST_WRITE_WINDOW_SECONDS', '0', 'POST_WRITE_WINDOW_SECONDS must be at least 1'],
+    ])('refuses %s=%j with one line naming it', (name, value, message) => {
+      expect(refusal({ [name]: value }).message).toBe(message);
+    });
+  });
+
+  describe('the secrets no line may show', () => {
+    it('are the URLs of the database and of mail, and a signing secret of ours', () => {
+      const config = readConfig({ DB_URL: 'mongodb://u:p@db/', MAIL_URL: 'smtp://m:q@mail', MAIL_FROM: 'a@example.com', APP_URL: 'https://app.example.com', JWT_SECRET: 'a-signing-secret-of-more-than-32-bytes' });
+      expect(config.secrets).toStrictEqual({ urls: ['mongodb://u:p@db/', 'smtp://m:q@mail'], values: ['a-signing-secret-of-more-than-32-bytes'] });
+      // The public development secret is no secret.
+      expect(readConfig({}).secrets).toStrictEqual({ urls: ['mongodb://127.0.0.1:27017'], values: [] });
+    });
+  });
+
   describe('SHUTDOWN_DRAIN_SECONDS', () => {
     it('drains for 5 s by default, and for any whole number of seconds, 0 (no drain) included', () => {
       expect(readConfig({}).shutdownDrainSeconds).toBe(5);

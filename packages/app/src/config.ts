@@ -1,7 +1,9 @@
+import { DEFAULT_SERVER_TIMEOUTS } from '@inkwell/adapters-http';
 import { POST_ACCESS_MODES, type PostAccessMode } from '@inkwell/domain';
 import { isIPv4, isIPv6 } from 'node:net';
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
+import type { Secrets } from './redact-url-passwords.js';
 
 /** The JWT secret used when `JWT_SECRET` is unset outside production. Public by design: never use it for real. */
 export const DEVELOPMENT_JWT_SECRET = 'inkwell-development-secret-do-not-use-in-production';
@@ -62,6 +64,14 @@ export interface Config {
   readonly shutdownDrainSeconds: number;
   /** Problems worth a loud line at start that do not stop it (the development secret in use). */
   readonly warnings: readonly string[];
+
+  // Running the service: connections, secrets in output, writes per client.
+  /** How long an idle keep-alive connection is kept open, in seconds: longer than the idle timeout of the load balancer in front. */
+  readonly keepAliveTimeoutSeconds: number;
+  /** What no log line may show: the passwords of `DB_URL` and `MAIL_URL` (whatever characters they hold), and `JWT_SECRET`. */
+  readonly secrets: Secrets;
+  /** The write budget of posts: post writes (create, change, delete) per client address within the window; a `max` of 0 turns it off. */
+  readonly postWrites: { readonly max: number; readonly windowSeconds: number };
 }
 
 /** How mail leaves: through an SMTP server, or written to the log (`log:`, development only). */
@@ -321,6 +331,11 @@ const EnvSchema = v.object({
   EMAIL_VERIFY_MAX_PER_ACCOUNT: wholeNumber('EMAIL_VERIFY_MAX_PER_ACCOUNT', 3),
   SHUTDOWN_DRAIN_SECONDS: wholeNumber('SHUTDOWN_DRAIN_SECONDS', 5),
   ...MAIL_BUDGET_SETTINGS,
+
+  // Running the service.
+  KEEP_ALIVE_TIMEOUT_SECONDS: wholeNumber('KEEP_ALIVE_TIMEOUT_SECONDS', DEFAULT_SERVER_TIMEOUTS.keepAliveMs / 1000, 1),
+  POST_WRITES_MAX_PER_ADDRESS: wholeNumber('POST_WRITES_MAX_PER_ADDRESS', 300),
+  POST_WRITE_WINDOW_SECONDS: wholeNumber('POST_WRITE_WINDOW_SECONDS', HOUR_SECONDS, 1),
 });
 
 /** Every environment variable the configuration reads; docs/configuration.md has a row for each. */
@@ -387,5 +402,12 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     mailLinks: { passwordResetTtlSeconds: rest.PASSWORD_RESET_TTL_SECONDS, emailVerifyTtlSeconds: rest.EMAIL_VERIFY_TTL_SECONDS },
     shutdownDrainSeconds: rest.SHUTDOWN_DRAIN_SECONDS,
     warnings,
+
+    keepAliveTimeoutSeconds: rest.KEEP_ALIVE_TIMEOUT_SECONDS,
+    secrets: {
+      urls: [DB_URL, ...(MAIL_URL === undefined ? [] : [MAIL_URL])],
+      values: JWT_SECRET === undefined || JWT_SECRET === DEVELOPMENT_JWT_SECRET ? [] : [JWT_SECRET],
+    },
+    postWrites: { max: rest.POST_WRITES_MAX_PER_ADDRESS, windowSeconds: rest.POST_WRITE_WINDOW_SECONDS },
   };
 }

@@ -125,6 +125,7 @@ export { getPost, type GetPostRequest } from './posts/get-post.js';
 export { createPost, type CreatePostRequest } from './posts/create-post.js';
 export { updatePost, type UpdatePostRequest } from './posts/update-post.js';
 export { deletePost, type DeletePostRequest } from './posts/delete-post.js';
+export type { PostWriteLimits } from './posts/post-write-limits.js';
 export { listOwnPosts, type ListOwnPostsRequest } from './posts/list-own-posts.js';
 
 // Posts: in-memory adapter

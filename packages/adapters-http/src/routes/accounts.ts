@@ -23,11 +23,8 @@ import {
   signUp,
   updateAccount,
   verifyEmail,
-  type ClientContext,
 } from '@inkwell/domain';
-import type { Context } from 'hono';
-import type { HttpDeps } from '../http-deps.js';
-import { clientAddressResolver } from '../request/client-address.js';
+import { clientOf } from '../request/client-address.js';
 import {
   bearerOperation,
   bodyFailures,
@@ -51,13 +48,6 @@ import { noStore } from '../response/no-store.js';
 import { lazyBody, lazyOptionalBody } from './lazy-body.js';
 import { RouteTable, type OperationDocs } from './route-table.js';
 
-/** How a client's address is read, behind a trusted proxy and without one: built once, shared by every app. */
-const clientAddress = { trusted: clientAddressResolver(true), untrusted: clientAddressResolver(false) };
-
-/** The client of a request as the per-address limits count it. */
-function clientOf(c: Context, deps: HttpDeps): ClientContext {
-  return { clientAddress: (deps.trustProxy ? clientAddress.trusted : clientAddress.untrusted)(c) };
-}
 
 const aliceSignUp = { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery staple' };
 const newPassword = 'a brand new passphrase';
@@ -118,7 +108,7 @@ export const accountRoutes = RouteTable.empty()
       }),
     }),
     handler: (deps) => async (c) =>
-      c.json(await signUp(deps, { body: lazyBody(c, deps), client: clientOf(c, deps) }), 201),
+      c.json(await signUp(deps, { body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) }), 201),
   })
   .add({
     method: 'post',
@@ -141,7 +131,7 @@ export const accountRoutes = RouteTable.empty()
       }),
     }),
     handler: (deps) => async (c) =>
-      c.json(await logIn(deps, { body: lazyBody(c, deps), client: clientOf(c, deps) }), 200),
+      c.json(await logIn(deps, { body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) }), 200),
   })
   .add({
     method: 'post',
@@ -206,7 +196,7 @@ export const accountRoutes = RouteTable.empty()
         }),
       }),
     handler: (deps) => async (c) =>
-      c.json({ user: await changePassword(deps, { credentials: credentialsOf(c), body: lazyBody(c, deps), client: clientOf(c, deps) }) }, 200),
+      c.json({ user: await changePassword(deps, { credentials: credentialsOf(c), body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) }) }, 200),
   })
   .add({
     method: 'get',
@@ -274,7 +264,7 @@ export const accountRoutes = RouteTable.empty()
         }),
       }),
     handler: (deps) => async (c) =>
-      c.json({ user: await updateAccount(deps, { credentials: credentialsOf(c), body: lazyBody(c, deps), client: clientOf(c, deps) }) }, 200),
+      c.json({ user: await updateAccount(deps, { credentials: credentialsOf(c), body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) }) }, 200),
   })
   .add({
     method: 'delete',
@@ -297,7 +287,7 @@ export const accountRoutes = RouteTable.empty()
         }),
       }),
     handler: (deps) => async (c) => {
-      await deleteAccount(deps, { credentials: credentialsOf(c), body: lazyOptionalBody(c, deps), client: clientOf(c, deps) });
+      await deleteAccount(deps, { credentials: credentialsOf(c), body: lazyOptionalBody(c, deps), client: clientOf(c, deps.trustProxy) });
       return c.body(null, 204);
     },
   })
@@ -365,7 +355,7 @@ export const accountRoutes = RouteTable.empty()
       ),
     }),
     handler: (deps) => async (c) => {
-      await requestPasswordReset(deps, { body: lazyBody(c, deps), client: clientOf(c, deps) });
+      await requestPasswordReset(deps, { body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) });
       return c.json({}, 202);
     },
   })

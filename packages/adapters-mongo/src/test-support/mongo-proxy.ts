@@ -12,7 +12,7 @@ export interface ReplyCorruption {
 
 /**
  * A TCP proxy in front of a MongoDB server that a test can cut and restore, to play a database
- * outage, or make misbehave: withhold its replies, or damage them.
+ * outage, or make misbehave: withhold its replies, hold them back, or damage them.
  */
 export interface MongoProxy {
   /** A connection string to the server through the proxy (a direct connection, so no discovery bypasses it). */
