@@ -1,6 +1,7 @@
 import type { AccountDeps } from '../accounts/account-deps.js';
 import type { PostAccessPolicy } from './post-access.js';
-import type { PostRepository } from './ports.js';
+import type { IdempotencyStore, PostRepository } from './ports.js';
+import type { SafeWriteRules } from './safe-writes.js';
 
 /**
  * Every port, policy and rule set a use case may take, in one object: a service builds it once
@@ -14,4 +15,8 @@ export interface UseCaseDeps extends AccountDeps {
   readonly posts: PostRepository;
   /** Who may read, write and list which posts (`openPostAccess`, `ownerPostAccess`); required wherever posts are involved. */
   readonly postAccess: PostAccessPolicy;
+  /** Whether writes must be conditional, and how long idempotency keys are kept; `DEFAULT_SAFE_WRITE_RULES` when omitted. */
+  readonly safeWriteRules?: SafeWriteRules;
+  /** Where idempotency keys are kept: a create that comes with a key needs it. */
+  readonly idempotencyKeys?: IdempotencyStore;
 }
