@@ -1,6 +1,6 @@
 // The README's walk-throughs, run as a reader runs them: each shell block pasted into bash, in
-// order, against a started server (open mode for "Endpoints" and "Sessions", owner mode for
-// "Owned posts"). bash runs them with -u, so a variable a block uses before setting it fails here;
+// order, against a started server (open mode for "Endpoints", "Sessions" and "Safe writes",
+// owner mode for "Owned posts"). bash runs them with -u, so a variable a block uses before setting it fails here;
 // they need curl and jq, as the README says, and the test is skipped with one line without them.
 import { memoryStore } from '@inkwell/app';
 import { execFileSync, spawn } from 'node:child_process';
@@ -118,6 +118,22 @@ describe.skipIf(missing.length > 0)("the README's walk-throughs, pasted into bas
     expect(confirmed).toMatch(/^\{"token":"[^"]+","user":\{"id":"[0-9a-f]+","email":"bob@example.com","name":"Bob","emailVerified":true\}\}/);
     const login = await server.send('POST', '/auth/login', { email: 'bob@example.com', password: 'battery staple' });
     expect(login.status).toBe(200);
+  });
+
+  it('Safe writes: a retried create stores one post and says it was replayed; of two editors on one version, the second gets 412', async () => {
+    const store = memoryStore();
+    server = await startInkwell({ in: 'process', store, clock: passingClock() });
+    const blocks = shellBlocks('Safe writes');
+    expect(blocks).toHaveLength(1);
+    const printed = await runWalkthrough(blocks[0] as string, server);
+    expectInOrder(printed, [
+      /^idempotent-replayed: true\r?\n/im,
+      /\{"post":\{[^}]*"title":"Minutes","body":"Ada edited this"/,
+      '{"error":"Precondition failed"}',
+      /^200$/m,
+    ]);
+    const { posts } = await store.posts.listByAuthor('ada', 0, 10);
+    expect(posts.map((post) => post.body)).toEqual(['Ada edited this']);
   });
 
   it('Owned posts: a draft of the caller is listed at /me/posts, then published', async () => {

@@ -8,6 +8,8 @@ import { describeListApi } from './list.suite.js';
 import { describeMailApi } from './mail.suite.js';
 import { describeOpenModePosts } from './open-mode.suite.js';
 import { describePostsApi } from './posts.suite.js';
+import { describeSafeWriteRaces } from './safe-write-races.suite.js';
+import { describeSafeWrites } from './safe-writes.suite.js';
 import { describeSessionsApi } from './sessions.suite.js';
 
 /**
@@ -31,5 +33,7 @@ export function describeHttpApi(target: HttpTarget): void {
     describeBodyRules(api, target);
     describeRoutingAndFailures(api, target);
     describeOpenModePosts(api);
+    describeSafeWrites(api, target);
+    inProcessOnly(target).describe('with one write held between its checks and its write', () => describeSafeWriteRaces(() => ({ held: api(), other: api() })));
   });
 }

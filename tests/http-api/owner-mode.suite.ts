@@ -9,6 +9,7 @@ import { describeOwnerDelete } from './owner-delete.suite.js';
 import { describeOwnPostsList } from './owner-me-posts.suite.js';
 import { describeOpenToOwnerSwitch } from './owner-mode-switch.suite.js';
 import { describeOwnerRead } from './owner-read.suite.js';
+import { describeOwnerSafeWrites } from './owner-safe-writes.suite.js';
 import { describeOwnerWalkthrough } from './owner-walkthrough.suite.js';
 
 /**
@@ -32,5 +33,6 @@ export function describeOwnerModeApi(target: HttpTarget): void {
     describeOwnerWalkthrough(api, target);
     describeOpenToOwnerSwitch(api, target);
     describeOwnerMail(api);
+    describeOwnerSafeWrites(api, target);
   });
 }

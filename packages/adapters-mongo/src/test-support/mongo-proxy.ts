@@ -12,7 +12,8 @@ export interface ReplyCorruption {
 
 /**
  * A TCP proxy in front of a MongoDB server that a test can cut and restore, to play a database
- * outage, or make misbehave: withhold its replies, or damage them.
+ * outage, or make misbehave: withhold its replies, or damage them, or keep a client's requests
+ * from it.
  */
 export interface MongoProxy {
   /** A connection string to the server through the proxy (a direct connection, so no discovery bypasses it). */
@@ -27,6 +28,14 @@ export interface MongoProxy {
   corruptReplies(corruption: ReplyCorruption | null): void;
   /** Replies damaged so far. */
   readonly corruptedReplies: number;
+  /**
+   * From now on every request (each wire-protocol message from a client) for which `match` is
+   * true is kept from the database and never answered, as if the client stopped right before it
+   * reached the server; null stops it. Requests kept so far stay kept.
+   */
+  withholdRequests(match: ((message: Buffer) => boolean) | null): void;
+  /** Requests withheld so far. */
+  readonly withheldRequests: number;
   /** Stops the proxy for good. */
   close(): Promise<void>;
 }
@@ -45,6 +54,22 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
   let stalled = false;
   let corruption: ReplyCorruption | null = null;
   let corruptedReplies = 0;
+  let withhold: ((message: Buffer) => boolean) | null = null;
+  let withheldRequests = 0;
+
+  /** Passes each whole request on, unless it is to be withheld. */
+  const passRequests = (downstream: Socket, upstream: Socket) => {
+    let pending: Buffer = Buffer.alloc(0);
+    downstream.on('data', (chunk: Buffer) => {
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
+        const message = pending.subarray(0, pending.readInt32LE(0));
+        pending = pending.subarray(message.length);
+        if (withhold?.(message)) withheldRequests++;
+        else upstream.write(message);
+      }
+    });
+  };
 
   /** Passes each whole reply on, as it is, damaged, or not at all. */
   const passReplies = (upstream: Socket, downstream: Socket) => {
@@ -78,7 +103,7 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
           upstream.destroy();
         });
       }
-      downstream.pipe(upstream);
+      passRequests(downstream, upstream);
       passReplies(upstream, downstream);
     });
     server = listening;
@@ -116,6 +141,12 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
     },
     get corruptedReplies() {
       return corruptedReplies;
+    },
+    withholdRequests: (match) => {
+      withhold = match;
+    },
+    get withheldRequests() {
+      return withheldRequests;
     },
     close: stop,
   };
