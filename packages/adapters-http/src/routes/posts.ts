@@ -10,6 +10,8 @@ import {
   updatePost,
   type PostAccessMode,
 } from '@inkwell/domain';
+import type { Context } from 'hono';
+import type { HttpDeps } from '../http-deps.js';
 import { IDEMPOTENT_REPLAYED } from '../http-errors.js';
 import {
   POST_CACHE_CONTROL,
@@ -113,6 +115,14 @@ function conditionalWrite(required: boolean): string {
   const condition =
     'With `If-Match` naming the version the client saw, the request applies only if the post is still at it (412 and nothing changes otherwise), checked after the 404 (and the 401 and 403) and before the body.';
   return required ? `${condition} This server requires \`If-Match\`: without it the answer is 428.` : condition;
+}
+
+/**
+ * Says the `Cache-Control` of an answer about one post (`POST_CACHE_CONTROL`, by the posts access
+ * mode); called first, so refusals say it too.
+ */
+function cachedAsOnePost(c: Context, deps: HttpDeps): void {
+  c.header('Cache-Control', POST_CACHE_CONTROL[deps.postAccess.mode]);
 }
 
 /** A `POST /posts` body that breaks several rules at once, for the 400 example (what it reports depends on the mode). */
@@ -256,17 +266,14 @@ export const postRoutes = RouteTable.empty()
         mode,
       ),
     }),
-    handler: (deps) => {
-      const cacheControl = POST_CACHE_CONTROL[deps.postAccess.mode];
-      return async (c) => {
-        c.header('Cache-Control', cacheControl);
-        const key = idempotencyKeyOf(c);
-        const credentials = credentialsOf(c);
-        const created = await createPost(deps, key === undefined ? { credentials, body: lazyBody(c, deps) } : { credentials, ...idempotentBody(c, deps, key) });
-        c.header('ETag', entityTag(created.version));
-        if (created.replayed) c.header(IDEMPOTENT_REPLAYED, 'true');
-        return c.json({ post: created.post }, 201);
-      };
+    handler: (deps) => async (c) => {
+      cachedAsOnePost(c, deps);
+      const key = idempotencyKeyOf(c);
+      const credentials = credentialsOf(c);
+      const created = await createPost(deps, key === undefined ? { credentials, body: lazyBody(c, deps) } : { credentials, ...idempotentBody(c, deps, key) });
+      c.header('ETag', entityTag(created.version));
+      if (created.replayed) c.header(IDEMPOTENT_REPLAYED, 'true');
+      return c.json({ post: created.post }, 201);
     },
   })
   .add({
@@ -292,15 +299,12 @@ export const postRoutes = RouteTable.empty()
         mode,
       ),
     }),
-    handler: (deps) => {
-      const cacheControl = POST_CACHE_CONTROL[deps.postAccess.mode];
-      return async (c) => {
-        c.header('Cache-Control', cacheControl);
-        const { post, version } = await getPost(deps, { credentials: credentialsOf(c), postId: c.req.param('id') });
-        c.header('ETag', entityTag(version));
-        if (notModified(c, version)) return c.body(null, 304);
-        return c.json({ post }, 200);
-      };
+    handler: (deps) => async (c) => {
+      cachedAsOnePost(c, deps);
+      const { post, version } = await getPost(deps, { credentials: credentialsOf(c), postId: c.req.param('id') });
+      c.header('ETag', entityTag(version));
+      if (notModified(c, version)) return c.body(null, 304);
+      return c.json({ post }, 200);
     },
   })
   .add({
@@ -330,15 +334,12 @@ export const postRoutes = RouteTable.empty()
         mode,
       ),
     }),
-    handler: (deps) => {
-      const cacheControl = POST_CACHE_CONTROL[deps.postAccess.mode];
-      return async (c) => {
-        c.header('Cache-Control', cacheControl);
-        const ifMatch = ifMatchOf(c);
-        const saved = await updatePost(deps, { credentials: credentialsOf(c), postId: c.req.param('id'), ifMatch, body: lazyBody(c, deps) });
-        c.header('ETag', entityTag(saved.version));
-        return c.json({ post: saved.post }, 200);
-      };
+    handler: (deps) => async (c) => {
+      cachedAsOnePost(c, deps);
+      const ifMatch = ifMatchOf(c);
+      const saved = await updatePost(deps, { credentials: credentialsOf(c), postId: c.req.param('id'), ifMatch, body: lazyBody(c, deps) });
+      c.header('ETag', entityTag(saved.version));
+      return c.json({ post: saved.post }, 200);
     },
   })
   .add({
@@ -366,14 +367,11 @@ export const postRoutes = RouteTable.empty()
         mode,
       ),
     }),
-    handler: (deps) => {
-      const cacheControl = POST_CACHE_CONTROL[deps.postAccess.mode];
-      return async (c) => {
-        c.header('Cache-Control', cacheControl);
-        const ifMatch = ifMatchOf(c);
-        await deletePost(deps, { credentials: credentialsOf(c), postId: c.req.param('id'), ifMatch });
-        return c.body(null, 204);
-      };
+    handler: (deps) => async (c) => {
+      cachedAsOnePost(c, deps);
+      const ifMatch = ifMatchOf(c);
+      await deletePost(deps, { credentials: credentialsOf(c), postId: c.req.param('id'), ifMatch });
+      return c.body(null, 204);
     },
   })
   // The caller's own posts, drafts included: only where the policy offers it (posts have owners). Tagged Posts, not

@@ -5,7 +5,7 @@ import { signUp } from '../accounts/sign-up.js';
 import type { IdempotentRequest } from '../accounts/use-case-request.js';
 import { DomainError } from '../shared/errors.js';
 import { crossing, holdNextCall } from '../test-support/hold.js';
-import { rejection } from '../test-support/rejection.js';
+import { outcome, rejection } from '../test-support/rejection.js';
 import { ALICE, bodyOf, inMemoryDeps } from '../test-support/signed-up.js';
 import { createPost } from './create-post.js';
 import { FIRST_POST_VERSION } from './post.js';
@@ -32,17 +32,6 @@ function setup() {
   const create = (key: string, body?: unknown) => createPost(deps, keyed(key, body));
   const stored = async () => (await deps.posts.listByAuthor('a1', 0, 100)).posts;
   return { deps, create, stored };
-}
-
-/** The code a promise settles with: `ok`, or its DomainError's code, with `(replayed)` when it is a kept answer. */
-async function outcome(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'ok';
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return error.replayed ? `${error.code} (replayed)` : error.code;
-  }
 }
 
 describe('createPost with an idempotency key', () => {
@@ -126,7 +115,7 @@ describe('createPost with an idempotency key', () => {
     void create('key-1');
     await dying.reached;
     const [stranded] = await stored();
-    expect(await outcome(create('key-1'))).toBe('IdempotencyKeyInProgress');
+    expect(await outcome(create('key-1'))).toBe('IdempotencyKeyInProgress 1s');
     deps.clock.advance(LEASE_MS);
     const retried = await create('key-1');
     expect(retried).toStrictEqual({ post: stranded, version: FIRST_POST_VERSION, replayed: false });
@@ -160,7 +149,7 @@ describe('createPost with an idempotency key', () => {
   });
 
   it('needs an idempotency store in its deps', async () => {
-    const { idempotencyKeys: _none, ...deps } = inMemoryDeps(T0);
+    const deps = { ...inMemoryDeps(T0), idempotencyKeys: undefined };
     await expect(createPost(deps, keyed('key-1'))).rejects.toThrow(/idempotencyKeys/);
   });
 

@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { signUp } from '../accounts/sign-up.js';
 import { bearer } from '../accounts/credentials.js';
-import { DomainError } from '../shared/errors.js';
 import { crossing, holdNextCall } from '../test-support/hold.js';
-import { rejection } from '../test-support/rejection.js';
+import { outcome, rejection } from '../test-support/rejection.js';
 import { ALICE, bodyOf, inMemoryDeps } from '../test-support/signed-up.js';
 import { createPost } from './create-post.js';
 import { deletePost } from './delete-post.js';
@@ -25,17 +24,6 @@ async function setup(rules = DEFAULT_SAFE_WRITE_RULES) {
   const { post } = await createPost(deps, { body: bodyOf({ title: 'Title', body: 'Body', authorId: 'a1', published: true }) });
   const stored = async () => deps.posts.findById(post.id);
   return { deps, post, stored };
-}
-
-/** The code a promise settles with: `ok`, or its DomainError's code and version. */
-async function outcome(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'ok';
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return error.version === undefined ? error.code : `${error.code} at ${error.version}`;
-  }
 }
 
 describe('updatePost on a condition', () => {
