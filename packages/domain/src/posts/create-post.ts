@@ -32,7 +32,10 @@ type CreatePostDeps = Pick<UseCaseDeps, 'users' | 'tokens' | 'clock' | 'posts' |
  * With an idempotency key the create runs at most once per key, and the same request again gets
  * its answer (`createOnce`).
  */
-export async function createPost(deps: CreatePostDeps, request: CreatePostRequest): Promise<CreatedPost> {
+export async function createPost(
+  deps: Pick<UseCaseDeps, 'users' | 'tokens' | 'clock' | 'posts' | 'postAccess' | 'safeWriteRules' | 'idempotencyKeys'>,
+  request: CreatePostRequest,
+): Promise<CreatedPost> {
   const access = deps.postAccess;
   const known = access.writer(request.credentials ?? NO_CREDENTIALS);
   const signedIn = known === null ? await authenticate(deps, request) : null;

@@ -9,6 +9,7 @@ import type { UseCaseDeps } from './use-case-deps.js';
 
 /** A created post, and whether it is the answer kept for an idempotency key, given again. */
 export interface CreatedPost extends VersionedPost {
+  /** True when the post is the answer kept for the create's idempotency key, given again: nothing was stored now. */
   readonly replayed: boolean;
 }
 

@@ -58,6 +58,7 @@ export interface IdempotencyReservation {
   readonly fingerprint: string;
   /** A random id of this run, which holds the key until `leaseUntil`. */
   readonly lease: string;
+  /** Until when the run holds the key, in milliseconds since the Unix epoch: past it, the same request may take it over. */
   readonly leaseUntil: number;
   /** The id the post is stored under, fixed before it is stored, so a second run stores nothing new. */
   readonly postId: string;

@@ -25,7 +25,9 @@ export const FIRST_POST_VERSION: PostVersion = 1;
 
 /** One post with its version: what a read or a write of one post answers. */
 export interface VersionedPost {
+  /** The post's seven fields. */
   readonly post: Post;
+  /** The version the post is at. */
   readonly version: PostVersion;
 }
 

@@ -59,6 +59,7 @@ export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 
 /** The facts a `DomainError` may carry besides its code and issues. */
 export interface DomainErrorFacts {
+  /** What caused it (a driver's error), as `Error.cause`. */
   readonly cause?: unknown;
   /** When trying again can succeed, in seconds. */
   readonly retryAfterSeconds?: number;
@@ -78,7 +79,9 @@ export interface DomainErrorFacts {
 export class DomainError extends Error {
   override readonly name = 'DomainError';
   readonly retryAfterSeconds?: number;
+  /** The version the post is at, for `PreconditionFailed`. */
   readonly version?: number;
+  /** True for the kept answer of an idempotency key's first request, given again. */
   readonly replayed?: boolean;
 
   constructor(
