@@ -80,7 +80,7 @@ const ifNoneMatchHeader = {
 const idempotencyKeyHeader = {
   'Idempotency-Key': {
     description:
-      "A key of the client's choosing (1 to 255 visible ASCII characters) that makes the create safe to send again: the same request with the same key, within 24 hours, stores nothing more and gets the first answer again, with `Idempotent-Replayed: true`. Keys belong to the caller's account where posts have owners, and to the whole service otherwise.",
+      "A key of the client's choosing (1 to 255 visible ASCII characters) that makes the create safe to send again: the same request with the same key, within `IDEMPOTENCY_TTL_SECONDS` (24 hours by default), stores nothing more and gets the first answer again, with `Idempotent-Replayed: true`. Keys belong to the caller's account where posts have owners, and to the whole service otherwise.",
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
   },
 } as const satisfies HeaderDeclaration;
@@ -108,7 +108,7 @@ const CONDITIONAL_READ =
   'The answer carries the post\'s version as its `ETag`; with `If-None-Match` naming it, the answer is 304 without a body while the post is unchanged.';
 
 const IDEMPOTENT_CREATE =
-  'With an `Idempotency-Key`, sending the same request again (after a timeout, say) is safe: the key stores at most one post, the same request again within 24 hours gets the first answer (201 or 400) with `Idempotent-Replayed: true`, the same request while the first still runs is 409, and another request under the key is 422.';
+  'With an `Idempotency-Key`, sending the same request again (after a timeout, say) is safe: the key stores at most one post, the same request again within `IDEMPOTENCY_TTL_SECONDS` (24 hours by default) gets the first answer (201 or 400) with `Idempotent-Replayed: true`, the same request while the first still runs is 409, and another request under the key is 422.';
 
 /** What a change or deletion says of `If-Match`, on a server that requires it or not. */
 function conditionalWrite(required: boolean): string {
