@@ -55,8 +55,9 @@ describe('start-up against an unreachable MongoDB', () => {
     running = await startInkwell({ in: 'child', ready: 'spawned', store: { url: 'mongodb://inkwell:hunter2:secret@127.0.0.1:1/' }, env: { JWT_SECRET } });
     expect(await running.exited).toBe(1);
     expect(Date.now() - started).toBeLessThan(10_000);
-    const failure = running.lines.filter((line) => line.includes('DB_URL cannot be used'));
+    const failure = running.lines.filter((line) => line.includes('cannot be used'));
     expect(failure).toHaveLength(1);
+    expect(failure[0]).toContain('DB_URL mongodb://inkwell:***@127.0.0.1:1/ cannot be used');
     expect(failure[0]).toContain('MongoParseError');
     expect(failure[0]).toContain('pnpm dev');
     expect(running.lines.join('\n')).not.toContain('hunter2');

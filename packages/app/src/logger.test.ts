@@ -34,7 +34,8 @@ function indexes(stdout: string): number[] {
 
 const upTo = (count: number) => Array.from({ length: count }, (_, i) => i);
 
-describe('the stdout logger (batched writes)', () => {
+// Each test starts Node.js processes: a second here, more on a busy machine.
+describe('the stdout logger (batched writes)', { timeout: 30_000 }, () => {
   // 20 000 lines of ~190 bytes: far more than a pipe holds, so most are still waiting for stdout
   // when the process ends. None may be lost, and their order must hold.
   const COUNT = 20_000;

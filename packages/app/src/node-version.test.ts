@@ -24,7 +24,8 @@ function startReporting(version: string): Promise<{ code: number | null; stdout:
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-describe('the Node.js inkwell runs on', () => {
+// Each test starts Node.js processes: a second here, more on a busy machine.
+describe('the Node.js inkwell runs on', { timeout: 30_000 }, () => {
   it('refuses releases before the oldest it runs on, and accepts that one and every later one', () => {
     for (const old of ['18.20.8', '20.20.2', '21.7.3', '22.11.0']) {
       expect(nodeVersionRefusal(old)).toBe(`Node.js ${old} is too old: inkwell runs on Node.js ${OLDEST_NODE} or newer`);

@@ -39,7 +39,7 @@ export async function openStore(config: Config, logger?: Logger): Promise<Store>
   try {
     connection = openMongo({ url: config.dbUrl, database: config.dbDatabase });
   } catch (error) {
-    throw new StoreStartError(`DB_URL cannot be used: ${reasonOf(error)}. ${WAYS_FORWARD}`, { cause: error });
+    throw new StoreStartError(`DB_URL ${shownUrl} cannot be used: ${reasonOf(error)}. ${WAYS_FORWARD}`, { cause: error });
   }
   const open = connection;
   const setUp = async () => {
