@@ -1,0 +1,106 @@
+// Mail an attacker can make the service send to one person, by every route together, and the reset
+// links a stranger's requests can end: apps of one service on one store, mailing through a real SMTP
+// server in this process. On MongoDB two apps share the store (each with its own delivery loop and
+// limits counted in the database), as two processes do; on the memory store one app, as one process.
+import { createInkwell, readConfig, type Inkwell, type Store } from '@inkwell/app';
+import { startTestMailServer, type ReceivedMail, type TestMailServer } from '@inkwell/app/testing';
+import { fakePasswordHasher } from '@inkwell/domain/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { captureLogger } from '../support/capture-logger.js';
+import { PASSWORD, TEST_JWT_SECRET } from '../support/fixtures.js';
+
+/** Production's delivery, but looking every 50 ms so that a test's mail goes within a second or two. */
+const DELIVERY = { pollMs: 50 } as const;
+const VICTIM = 'victim@example.com';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `apps` apps of one service over `store()`, mail on with the default budgets. */
+export function describeMailBudgets(label: string, store: () => Promise<Store>, apps: 1 | 2): void {
+  describe(`mail budgets on ${label}, ${apps} app(s)`, { timeout: 60_000 }, () => {
+    let server: TestMailServer;
+    let running: Inkwell[] = [];
+
+    beforeEach(async () => {
+      server = await startTestMailServer({ tls: 'none' });
+      const shared = await store();
+      const config = readConfig({ DB_URL: 'memory:', JWT_SECRET: TEST_JWT_SECRET, MAIL_URL: server.url, MAIL_FROM: 'no-reply@inkwell.test', APP_URL: 'https://app.inkwell.test' });
+      running = await Promise.all(Array.from({ length: apps }, () => createInkwell(config, captureLogger(), { store: shared, hasher: fakePasswordHasher(), delivery: DELIVERY })));
+    });
+    afterEach(async () => {
+      await Promise.all(running.map((inkwell) => inkwell.close()));
+      await server.close();
+    });
+
+    let turn = 0;
+    /** A request to the next app in turn. */
+    const call = async (method: string, path: string, body?: unknown, token?: string) => {
+      const app = running[turn++ % running.length] as Inkwell;
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) };
+      return app.app.request(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    };
+    const signUp = async (email: string) => {
+      const res = await call('POST', '/auth/signup', { email, name: 'N', password: PASSWORD });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { token: string }).token;
+    };
+    /** The mails the server accepted whose envelope names `mailbox`, `+tag`s taken off. */
+    const to = (mailbox: string) => (mails: readonly ReceivedMail[]) =>
+      mails.filter((mail) => mail.envelope.to.some((address) => address.toLowerCase().replace(/\+[^@]*@/, '@') === mailbox));
+    /** Waits until the server has received nothing more for `quietMs`. */
+    const settle = async (quietMs = 2_500) => {
+      let seen = -1;
+      while (seen !== server.arrivals.length) {
+        seen = server.arrivals.length;
+        await sleep(quietMs);
+      }
+    };
+
+    it('sends one address at most 10 mails an hour whatever the route: accounts moving to it and away, resets, resends, a password change', async () => {
+      // Six accounts take turns holding the victim's address: each move in mails it a verification
+      // link, each move out a notice; while one holds it, resets and resends are asked for it.
+      for (let i = 0; i < 6; i++) {
+        const own = `attacker${i}@example.com`;
+        const token = await signUp(own);
+        expect((await call('PATCH', '/me', { email: `  ${VICTIM.toUpperCase()} `, currentPassword: PASSWORD }, token)).status).toBe(200);
+        await call('POST', '/auth/password-reset', { email: VICTIM });
+        await call('POST', '/me/verify-email', undefined, token);
+        await call('POST', '/auth/password', { currentPassword: PASSWORD, newPassword: `${PASSWORD}-${i}` }, token);
+        expect((await call('PATCH', '/me', { email: own, currentPassword: `${PASSWORD}-${i}` }, token)).status).toBe(200);
+      }
+      await settle();
+      const mails = to(VICTIM)(server.received);
+      // 30 mails asked for (5 routes, 6 times): the budget is reached, and holds.
+      expect(mails).toHaveLength(10);
+    });
+
+    // FAILS now: the budget counts an address as written, and `victim+1@example.com` is another one,
+    // while mail servers (Gmail, Fastmail, Outlook, Postfix's recipient_delimiter) deliver it to
+    // `victim@example.com`. One client address gets 100 signups an hour, each mailing a verification:
+    // 100 mails an hour to one mailbox, and many client addresses get it many times over.
+    it('sends one mailbox at most 10 mails an hour through plus-addressed variants of its address', async () => {
+      for (let i = 1; i <= 15; i++) await signUp(`victim+${i}@example.com`);
+      await settle();
+      expect(to(VICTIM)(server.received).length).toBeLessThanOrEqual(10);
+    });
+
+    // FAILS now: "a newer request no longer ends an older link: otherwise a stranger's requests void
+    // the owner's" (the contract's Mail section). An account keeps its 5 newest links, so 5 requests
+    // from a stranger (from two client addresses: 3 + 2, within every limit) end the owner's link.
+    it("keeps the owner's reset link working after a stranger asks for 5 more for the address", async () => {
+      await signUp(VICTIM);
+      await settle(1_500);
+      await sleep(2);
+      expect((await call('POST', '/auth/password-reset', { email: VICTIM })).status).toBe(202);
+      await settle(1_500);
+      const resets = () => to(VICTIM)(server.received).filter((mail) => mail.link?.includes('/reset-password?') === true);
+      const owners = resets()[0]?.link;
+      expect(owners).toBeDefined();
+      for (let i = 0; i < 5; i++) expect((await call('POST', '/auth/password-reset', { email: VICTIM })).status).toBe(202);
+      await settle(1_500);
+      expect(resets()).toHaveLength(6);
+      const token = new URL(owners as string).searchParams.get('token');
+      const res = await call('POST', '/auth/password-reset/confirm', { token, newPassword: 'the owner chose this' });
+      expect(res.status).toBe(200);
+    });
+  });
+}
