@@ -85,6 +85,21 @@ export function describeMailLeases(label: string, store: () => Promise<Store>): 
       await expect.poll(async () => shared.store.outbox.claim('test', Number.MAX_SAFE_INTEGER, LEASE_MS, 10), { timeout: 5_000 }).toEqual([]);
     });
 
+    // FAILS now: with the store answering later than a lease (as 40 s with production's 25 s
+    // leases, a database under load, no process dying), the holder cannot renew, gives its
+    // lease up and calls its send off while the mail server holds the end of DATA, which that
+    // server then accepts (its 250 crossing the abort); the other app claims the message once
+    // the lease is over and sends it again: two arrivals, both processes alive.
+    it('sends a mail once when the store answers a lease and a half late while the mail server holds the end of DATA', async () => {
+      const { held, first } = await resetHeld();
+      shared.setLatency(1.5 * LEASE_MS);
+      await sleep(2 * LEASE_MS);
+      held.release('accept');
+      shared.setLatency(0);
+      await sleep(4 * LEASE_MS);
+      expect(resets(server.arrivals).map((mail) => mail.messageId)).toEqual([first.messageId]);
+    });
+
     it('lets the other app send a mail once the app that held it stops mid-send: at most twice, with one Message-ID', async () => {
       const { held, first } = await resetHeld();
       const id = /^<([0-9a-f]+)@/.exec(first.messageId)?.[1] ?? '';
