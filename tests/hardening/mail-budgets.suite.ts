@@ -6,7 +6,7 @@ import { createInkwell, readConfig, type Inkwell, type Store } from '@inkwell/ap
 import { startTestMailServer, type ReceivedMail, type TestMailServer } from '@inkwell/app/testing';
 import { fakePasswordHasher } from '@inkwell/domain/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { captureLogger } from '../support/capture-logger.js';
+import { captureLogger, type CaptureLogger } from '../support/capture-logger.js';
 import { PASSWORD, TEST_JWT_SECRET } from '../support/fixtures.js';
 
 /** Production's delivery, but looking every 50 ms so that a test's mail goes within a second or two. */
@@ -19,12 +19,14 @@ export function describeMailBudgets(label: string, store: () => Promise<Store>, 
   describe(`mail budgets on ${label}, ${apps} app(s)`, { timeout: 60_000 }, () => {
     let server: TestMailServer;
     let running: Inkwell[] = [];
+    let logs: CaptureLogger[] = [];
 
     beforeEach(async () => {
       server = await startTestMailServer({ tls: 'none' });
       const shared = await store();
       const config = readConfig({ DB_URL: 'memory:', JWT_SECRET: TEST_JWT_SECRET, MAIL_URL: server.url, MAIL_FROM: 'no-reply@inkwell.test', APP_URL: 'https://app.inkwell.test' });
-      running = await Promise.all(Array.from({ length: apps }, () => createInkwell(config, captureLogger(), { store: shared, hasher: fakePasswordHasher(), delivery: DELIVERY })));
+      logs = Array.from({ length: apps }, () => captureLogger());
+      running = await Promise.all(logs.map((logger) => createInkwell(config, logger, { store: shared, hasher: fakePasswordHasher(), delivery: DELIVERY })));
     });
     afterEach(async () => {
       await Promise.all(running.map((inkwell) => inkwell.close()));
@@ -69,8 +71,15 @@ export function describeMailBudgets(label: string, store: () => Promise<Store>, 
       }
       await settle();
       const mails = to(VICTIM)(server.received);
-      // 30 mails asked for (5 routes, 6 times): the budget is reached, and holds.
-      expect(mails).toHaveLength(10);
+      // 30 mails asked for (5 routes, 6 times): the budget is reached, and holds. A reset delivered
+      // once the account holding the address has moved away counts against the address's budget
+      // and sends nothing, as for any address without an account (the same work for both), so how
+      // many of the 10 arrive depends on when delivery runs; what was counted does not.
+      const resetsWithoutAccount = logs
+        .flatMap((log) => log.at('info'))
+        .filter(({ fields }) => fields.kind === 'password-reset' && fields.reason === 'no-account').length;
+      expect(mails.length).toBeLessThanOrEqual(10);
+      expect(mails.length + resetsWithoutAccount).toBe(10);
     });
 
     // FAILS now: the budget counts an address as written, and `victim+1@example.com` is another one,
