@@ -5,7 +5,7 @@
 import { createInkwell, readConfig, type Inkwell, type Store } from '@inkwell/app';
 import { startTestMailServer, type ReceivedMail, type TestMailServer } from '@inkwell/app/testing';
 import { fakePasswordHasher } from '@inkwell/domain/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { captureLogger, type CaptureLogger } from '../support/capture-logger.js';
 import { PASSWORD, TEST_JWT_SECRET } from '../support/fixtures.js';
 
@@ -13,6 +13,8 @@ import { PASSWORD, TEST_JWT_SECRET } from '../support/fixtures.js';
 const DELIVERY = { pollMs: 50 } as const;
 const VICTIM = 'victim@example.com';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long a mail that is due may take to arrive: generous, for a loaded 2-core machine. */
+const ARRIVAL = { timeout: 20_000, interval: 100 } as const;
 
 /** `apps` apps of one service over `store()`, mail on with the default budgets. */
 export function describeMailBudgets(label: string, store: () => Promise<Store>, apps: 1 | 2): void {
@@ -82,29 +84,33 @@ export function describeMailBudgets(label: string, store: () => Promise<Store>, 
       expect(mails.length + resetsWithoutAccount).toBe(10);
     });
 
-    // FAILS now: the budget counts an address as written, and `victim+1@example.com` is another one,
-    // while mail servers (Gmail, Fastmail, Outlook, Postfix's recipient_delimiter) deliver it to
-    // `victim@example.com`. One client address gets 100 signups an hour, each mailing a verification:
-    // 100 mails an hour to one mailbox, and many client addresses get it many times over.
+    // Mail servers (Gmail, Fastmail, Outlook, Postfix's recipient_delimiter) deliver
+    // `victim+1@example.com` to `victim@example.com`: were the budget counted on the address as
+    // written, one client address's 100 signups an hour, each mailing a verification, would send one
+    // mailbox 100 mails an hour. The budget counts the mailbox; verifications, which anyone can
+    // cause, stop at its links' part (10 less the 2 kept for notices).
     it('sends one mailbox at most 10 mails an hour through plus-addressed variants of its address', async () => {
       for (let i = 1; i <= 15; i++) await signUp(`victim+${i}@example.com`);
+      await vi.waitFor(() => expect(to(VICTIM)(server.received).length).toBeGreaterThanOrEqual(8), ARRIVAL);
       await settle();
-      expect(to(VICTIM)(server.received).length).toBeLessThanOrEqual(10);
+      expect(to(VICTIM)(server.received)).toHaveLength(8);
     });
 
-    // FAILS now: "a newer request no longer ends an older link: otherwise a stranger's requests void
-    // the owner's" (the contract's Mail section). An account keeps its 5 newest links, so 5 requests
-    // from a stranger (from two client addresses: 3 + 2, within every limit) end the owner's link.
+    // "A newer request no longer ends an older link: otherwise a stranger's requests void the
+    // owner's" (the contract's Mail section): 5 requests from a stranger (within every limit) must
+    // leave the owner's link working, so an account keeps every link the limits let be asked for.
     it("keeps the owner's reset link working after a stranger asks for 5 more for the address", async () => {
       await signUp(VICTIM);
       await settle(1_500);
       await sleep(2);
       expect((await call('POST', '/auth/password-reset', { email: VICTIM })).status).toBe(202);
-      await settle(1_500);
       const resets = () => to(VICTIM)(server.received).filter((mail) => mail.link?.includes('/reset-password?') === true);
+      // Waited for rather than settled: on a loaded machine a delivery can take longer than a quiet spell.
+      await vi.waitFor(() => expect(resets()).toHaveLength(1), ARRIVAL);
       const owners = resets()[0]?.link;
       expect(owners).toBeDefined();
       for (let i = 0; i < 5; i++) expect((await call('POST', '/auth/password-reset', { email: VICTIM })).status).toBe(202);
+      await vi.waitFor(() => expect(resets()).toHaveLength(6), ARRIVAL);
       await settle(1_500);
       expect(resets()).toHaveLength(6);
       const token = new URL(owners as string).searchParams.get('token');
@@ -112,11 +118,10 @@ export function describeMailBudgets(label: string, store: () => Promise<Store>, 
       expect(res.status).toBe(200);
     });
 
-    // FAILS now: the notices that tell an owner their account changed count against the same
-    // budget as the mail anyone can ask for. Whoever has stolen a password first asks for 10
-    // resets of the owner's address (from 4 client addresses, within every limit), then changes
-    // the password and moves the account to an address of their own: both notices are dropped
-    // (`over-budget`), and the owner hears of neither.
+    // The notices that tell an owner their account changed count against the same budget as the
+    // mail anyone can ask for. Whoever has stolen a password first asks for 10 resets of the
+    // owner's address (within every limit), then changes the password and moves the account to an
+    // address of their own: both notices must still reach the owner, from the budget's reserve.
     it('tells the owner of a password change and of an address change even after strangers spent the address budget', async () => {
       const token = await signUp(VICTIM);
       await settle(1_500);
@@ -127,9 +132,10 @@ export function describeMailBudgets(label: string, store: () => Promise<Store>, 
       const stolen = await call('POST', '/auth/login', { email: VICTIM, password: 'the thief chose this' });
       const thief = ((await stolen.json()) as { token: string }).token;
       expect((await call('PATCH', '/me', { email: 'thief@example.com', currentPassword: 'the thief chose this' }, thief)).status).toBe(200);
+      const notices = () => to(VICTIM)(server.received).filter((mail) => mail.link === undefined);
+      await vi.waitFor(() => expect(notices()).toHaveLength(2), ARRIVAL);
       await settle(1_500);
-      const notices = to(VICTIM)(server.received).filter((mail) => mail.link === undefined);
-      expect(notices.map((mail) => mail.subject)).toHaveLength(2);
+      expect(notices().map((mail) => mail.subject)).toHaveLength(2);
     });
   });
 }
