@@ -45,4 +45,25 @@ describe('KEEP_ALIVE_TIMEOUT_SECONDS', () => {
     // Node keeps the socket a second past the advertised timeout (its keepAliveTimeoutBuffer).
     expect(closedAt - answeredAt).toBeLessThan(2000 + 1000 + 1000);
   }, 15_000);
+
+  // A value past Node's timer limit (2^31 - 1 ms, 24.8 days) is taken today, and Node prints a
+  // TimeoutOverflowWarning for it (a timer that overflows is set to 1 ms): whatever start-up does
+  // with it, an idle connection must not be closed at once.
+  it('refuses a timeout Node cannot time (over 2^31 - 1 ms), or keeps the connection open as asked', async () => {
+    let refused = false;
+    try {
+      readConfig({ KEEP_ALIVE_TIMEOUT_SECONDS: '2200000' });
+    } catch {
+      refused = true;
+    }
+    if (refused) return;
+    server = await startInkwell({ in: 'process', store: memoryStore(), env: { KEEP_ALIVE_TIMEOUT_SECONDS: '2200000' } });
+    const connection = await rawConnection(server.port);
+    const request = 'GET /health/live HTTP/1.1\r\nHost: inkwell\r\n\r\n';
+    connection.write(request);
+    expect((await connection.response()).status).toBe(200);
+    await sleep(2_500);
+    connection.write(request);
+    await vi.waitFor(() => expect(parseRawResponses(connection.received()).map((answer) => answer.status)).toEqual([200, 200]));
+  }, 15_000);
 });

@@ -34,6 +34,7 @@ export function createAbuseLimits(config: Pick<Config, 'limits' | 'mailBudgets'>
       resetsPerAddress: limiter('reset-address', limits.passwordResetsPerAddress),
       verificationsPerAccount: limiter('verify-account', limits.verificationMailsPerAccount),
       mailsPerRecipient: limiter('mail-recipient', mailBudgets.mailsPerRecipient),
+      linkMailsPerRecipient: limiter('mail-recipient-link', mailBudgets.linkMailsPerRecipient),
     },
   };
 }

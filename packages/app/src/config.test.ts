@@ -1,10 +1,13 @@
+import { DEFAULT_MAIL_RULES } from '@inkwell/domain';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
   DEVELOPMENT_JWT_SECRET,
   DEVELOPMENT_MAIL_FROM,
+  MAIL_NOTICE_RESERVE,
   MAIL_OFF,
+  RESET_LINKS_KEPT_WITHOUT_LIMITS,
   readConfig,
   SETTING_NAMES,
   type Config,
@@ -436,7 +439,7 @@ describe('mail: MAIL_URL, MAIL_FROM, APP_URL', () => {
 describe('mail links, limits and budgets', () => {
   it('default to links of 30 minutes (reset) and 24 hours (verification), and 3, 30 and 3 requests an hour', () => {
     const config = readConfig({});
-    expect(config.mailLinks).toStrictEqual({ passwordResetTtlSeconds: 1800, emailVerifyTtlSeconds: 86_400 });
+    expect(config.mailLinks).toStrictEqual({ passwordResetTtlSeconds: 1800, emailVerifyTtlSeconds: 86_400, passwordResetLinksKept: DEFAULT_MAIL_RULES.passwordResetLinksKept });
     expect(config.limits.passwordResetsPerEmail).toStrictEqual({ max: 3, windowSeconds: 3600 });
     expect(config.limits.passwordResetsPerAddress).toStrictEqual({ max: 30, windowSeconds: 3600 });
     expect(config.limits.verificationMailsPerAccount).toStrictEqual({ max: 3, windowSeconds: 3600 });
@@ -446,12 +449,36 @@ describe('mail links, limits and budgets', () => {
     expect(readConfig({}).mailBudgets).toStrictEqual({
       passwordResetsPerEmailTotal: { max: 10, windowSeconds: 3600 },
       mailsPerRecipient: { max: 10, windowSeconds: 3600 },
+      linkMailsPerRecipient: { max: 10 - MAIL_NOTICE_RESERVE, windowSeconds: 3600 },
       emailChangesPerAccount: { max: 3, windowSeconds: 3600 },
       emailChangesPerAddress: { max: 30, windowSeconds: 3600 },
     });
     const set = readConfig({ PASSWORD_RESET_MAX_PER_EMAIL_TOTAL: '20', MAIL_MAX_PER_RECIPIENT: '0', EMAIL_CHANGE_MAX_PER_ACCOUNT: '5', EMAIL_CHANGE_MAX_PER_ADDRESS: '50' }).mailBudgets;
     expect([set.passwordResetsPerEmailTotal.max, set.mailsPerRecipient.max, set.emailChangesPerAccount.max, set.emailChangesPerAddress.max]).toEqual([20, 0, 5, 50]);
+    expect(set.linkMailsPerRecipient.max).toBe(0);
     expect(refusal({ MAIL_MAX_PER_RECIPIENT: 'ten' }).message).toBe('MAIL_MAX_PER_RECIPIENT must be a whole number');
+  });
+
+  it(`keeps the last ${MAIL_NOTICE_RESERVE} mails of a recipient's budget for the notices, and refuses a budget that would leave links none`, () => {
+    expect(MAIL_NOTICE_RESERVE).toBe(2);
+    expect(readConfig({ MAIL_MAX_PER_RECIPIENT: '3' }).mailBudgets.linkMailsPerRecipient).toStrictEqual({ max: 1, windowSeconds: 3600 });
+    for (const max of ['1', '2']) {
+      expect(refusal({ MAIL_MAX_PER_RECIPIENT: max }).message).toBe(
+        'MAIL_MAX_PER_RECIPIENT must be 0 (off) or more than 2: the last 2 mails of each hour are kept for the notices',
+      );
+    }
+  });
+
+  it('keeps as many reset links per account as can be asked for one e-mail while a link lives, in the hourly windows it can span', () => {
+    const kept = (env: Record<string, string>) => readConfig(env).mailLinks.passwordResetLinksKept;
+    expect(kept({})).toBe(20);
+    expect(kept({ PASSWORD_RESET_MAX_PER_EMAIL_TOTAL: '4' })).toBe(8);
+    expect(kept({ PASSWORD_RESET_TTL_SECONDS: '3600' })).toBe(20);
+    expect(kept({ PASSWORD_RESET_TTL_SECONDS: '3601' })).toBe(30);
+    expect(kept({ PASSWORD_RESET_TTL_SECONDS: '86400' })).toBe(250);
+    // With the cap off, the link mails one mailbox may be sent bound them; with both off, a fixed number.
+    expect(kept({ PASSWORD_RESET_MAX_PER_EMAIL_TOTAL: '0', MAIL_MAX_PER_RECIPIENT: '5' })).toBe(6);
+    expect(kept({ PASSWORD_RESET_MAX_PER_EMAIL_TOTAL: '0', MAIL_MAX_PER_RECIPIENT: '0' })).toBe(RESET_LINKS_KEPT_WITHOUT_LIMITS);
   });
 
   it('reads each, a limit of 0 turning it off', () => {
@@ -462,12 +489,13 @@ describe('mail links, limits and budgets', () => {
       PASSWORD_RESET_MAX_PER_ADDRESS: '100',
       EMAIL_VERIFY_MAX_PER_ACCOUNT: '5',
     });
-    expect(config.mailLinks).toStrictEqual({ passwordResetTtlSeconds: 600, emailVerifyTtlSeconds: 3600 });
+    expect(config.mailLinks).toStrictEqual({ passwordResetTtlSeconds: 600, emailVerifyTtlSeconds: 3600, passwordResetLinksKept: 20 });
     expect([config.limits.passwordResetsPerEmail.max, config.limits.passwordResetsPerAddress.max, config.limits.verificationMailsPerAccount.max]).toEqual([0, 100, 5]);
   });
 
   it.each([
     ['PASSWORD_RESET_TTL_SECONDS', '59', 'PASSWORD_RESET_TTL_SECONDS must be at least 60'],
+    ['PASSWORD_RESET_TTL_SECONDS', '86401', 'PASSWORD_RESET_TTL_SECONDS must be at most 86400'],
     ['EMAIL_VERIFY_TTL_SECONDS', '1d', 'EMAIL_VERIFY_TTL_SECONDS must be a whole number'],
     ['PASSWORD_RESET_MAX_PER_EMAIL', '-1', 'PASSWORD_RESET_MAX_PER_EMAIL must be a whole number'],
   ])('refuses %s=%j with one line naming it', (name, value, message) => {

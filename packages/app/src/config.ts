@@ -1,5 +1,5 @@
 import { DEFAULT_SERVER_TIMEOUTS } from '@inkwell/adapters-http';
-import { POST_ACCESS_MODES, type PostAccessMode } from '@inkwell/domain';
+import { POST_ACCESS_MODES, resetLinksKept, type PostAccessMode } from '@inkwell/domain';
 import { isIPv4, isIPv6 } from 'node:net';
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
@@ -60,8 +60,8 @@ export interface Config {
   readonly mail: MailConfig | null;
   /** What mail and e-mail changes may cost: the budgets beside `limits`' reset and verification limits. */
   readonly mailBudgets: MailBudgets;
-  /** How long the links in mail work, in seconds. */
-  readonly mailLinks: { readonly passwordResetTtlSeconds: number; readonly emailVerifyTtlSeconds: number };
+  /** How long the links in mail work, in seconds, and how many live reset links an account keeps (`passwordResetLinksKept`). */
+  readonly mailLinks: { readonly passwordResetTtlSeconds: number; readonly emailVerifyTtlSeconds: number; readonly passwordResetLinksKept: number };
   /** How long a stopping process keeps serving (answering with `Connection: close`, readiness 503) before it stops accepting. */
   readonly shutdownDrainSeconds: number;
   /** Problems worth a loud line at start that do not stop it (the development secret in use). */
@@ -232,17 +232,39 @@ export interface Budget {
 export interface MailBudgets {
   /** Password reset requests per e-mail from every client address together, per hour: the cap that bounds flooding one address. */
   readonly passwordResetsPerEmailTotal: Budget;
-  /** Mails sent to one address per hour, whatever asked for them (signup, verification, reset, e-mail change, notices). */
+  /** Mails sent to one mailbox (an address without its `+tag`) per hour, whatever asked for them (signup, verification, reset, e-mail change, notices). */
   readonly mailsPerRecipient: Budget;
+  /** The part of `mailsPerRecipient` that link mails (reset, verification: what anyone can cause) may use: all of it less `MAIL_NOTICE_RESERVE`. */
+  readonly linkMailsPerRecipient: Budget;
   /** E-mail changes (`PATCH /me` with a new `email`, a 409 included) per account per hour. */
   readonly emailChangesPerAccount: Budget;
   /** E-mail changes per client address per hour, a 409 included. */
   readonly emailChangesPerAddress: Budget;
 }
 
+/**
+ * The last mails of each recipient's hourly budget that only the notices (a password changed, an
+ * address changed) may use: mail anyone can cause (reset and verification links) stops this many
+ * short of the budget, so strangers who spend it cannot keep an owner from hearing that their
+ * password or address changed. Two: one of each notice.
+ */
+export const MAIL_NOTICE_RESERVE = 2;
+
+/**
+ * The live reset links an account keeps when neither `PASSWORD_RESET_MAX_PER_EMAIL_TOTAL` nor
+ * `MAIL_MAX_PER_RECIPIENT` bounds how many can be asked for: past it the oldest goes.
+ */
+export const RESET_LINKS_KEPT_WITHOUT_LIMITS = 100;
+
 const MAIL_BUDGET_SETTINGS = {
   PASSWORD_RESET_MAX_PER_EMAIL_TOTAL: wholeNumber('PASSWORD_RESET_MAX_PER_EMAIL_TOTAL', 10),
-  MAIL_MAX_PER_RECIPIENT: wholeNumber('MAIL_MAX_PER_RECIPIENT', 10),
+  MAIL_MAX_PER_RECIPIENT: v.pipe(
+    wholeNumber('MAIL_MAX_PER_RECIPIENT', 10),
+    v.check(
+      (max) => max === 0 || max > MAIL_NOTICE_RESERVE,
+      `MAIL_MAX_PER_RECIPIENT must be 0 (off) or more than ${MAIL_NOTICE_RESERVE}: the last ${MAIL_NOTICE_RESERVE} mails of each hour are kept for the notices`,
+    ),
+  ),
   EMAIL_CHANGE_MAX_PER_ACCOUNT: wholeNumber('EMAIL_CHANGE_MAX_PER_ACCOUNT', 3),
   EMAIL_CHANGE_MAX_PER_ADDRESS: wholeNumber('EMAIL_CHANGE_MAX_PER_ADDRESS', 30),
 };
@@ -253,9 +275,22 @@ function mailBudgets(env: v.InferOutput<v.ObjectSchema<typeof MAIL_BUDGET_SETTIN
   return {
     passwordResetsPerEmailTotal: hourly(env.PASSWORD_RESET_MAX_PER_EMAIL_TOTAL),
     mailsPerRecipient: hourly(env.MAIL_MAX_PER_RECIPIENT),
+    linkMailsPerRecipient: hourly(env.MAIL_MAX_PER_RECIPIENT === 0 ? 0 : env.MAIL_MAX_PER_RECIPIENT - MAIL_NOTICE_RESERVE),
     emailChangesPerAccount: hourly(env.EMAIL_CHANGE_MAX_PER_ACCOUNT),
     emailChangesPerAddress: hourly(env.EMAIL_CHANGE_MAX_PER_ADDRESS),
   };
+}
+
+/**
+ * The live reset links an account keeps: as many as can be asked for its e-mail while a link lives
+ * (`resetLinksKept`), so that a newer request never ends an older link within the limits. Counted
+ * from the overall cap on reset requests per e-mail, or when it is off from the link mails one
+ * mailbox may be sent (each link is recorded only with its mail); with both off,
+ * `RESET_LINKS_KEPT_WITHOUT_LIMITS`.
+ */
+function passwordResetLinksKept(budgets: MailBudgets, ttlSeconds: number): number {
+  const bound = [budgets.passwordResetsPerEmailTotal, budgets.linkMailsPerRecipient].find((budget) => budget.max > 0);
+  return bound === undefined ? RESET_LINKS_KEPT_WITHOUT_LIMITS : resetLinksKept(bound.max, bound.windowSeconds * 1000, ttlSeconds * 1000);
 }
 
 // ---- end of the mail budgets ----
@@ -328,7 +363,11 @@ const EnvSchema = v.object({
       v.transform((url) => url.replace(/\/+$/, '')),
     ),
   ),
-  PASSWORD_RESET_TTL_SECONDS: wholeNumber('PASSWORD_RESET_TTL_SECONDS', 30 * 60, 60),
+  PASSWORD_RESET_TTL_SECONDS: v.pipe(
+    wholeNumber('PASSWORD_RESET_TTL_SECONDS', 30 * 60, 60),
+    // A link kept for its whole life: a longer one would let the links an account keeps grow past reason.
+    v.maxValue(24 * HOUR_SECONDS, `PASSWORD_RESET_TTL_SECONDS must be at most ${24 * HOUR_SECONDS}`),
+  ),
   EMAIL_VERIFY_TTL_SECONDS: wholeNumber('EMAIL_VERIFY_TTL_SECONDS', 24 * 60 * 60, 60),
   PASSWORD_RESET_MAX_PER_EMAIL: wholeNumber('PASSWORD_RESET_MAX_PER_EMAIL', 3),
   PASSWORD_RESET_MAX_PER_ADDRESS: wholeNumber('PASSWORD_RESET_MAX_PER_ADDRESS', 30),
@@ -375,6 +414,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
   if (mail?.transport.kind === 'smtp' && !mail.transport.secure && mail.transport.starttls === 'optional' && !isLoopbackHost(mail.transport.host))
     warnings.push('MAIL_URL has ?starttls=optional: mail to a server that offers no STARTTLS, or whose offer is stripped on the way, travels in clear. Use it only for a relay on a network you trust.');
 
+  const budgets = mailBudgets(rest);
   return {
     port: PORT,
     host: HOST,
@@ -403,8 +443,12 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     hashQueueMax: rest.HASH_QUEUE_MAX,
     connections: { open: rest.CONNECTIONS_MAX, lingering: rest.LINGERING_CONNECTIONS_MAX },
     mail,
-    mailBudgets: mailBudgets(rest),
-    mailLinks: { passwordResetTtlSeconds: rest.PASSWORD_RESET_TTL_SECONDS, emailVerifyTtlSeconds: rest.EMAIL_VERIFY_TTL_SECONDS },
+    mailBudgets: budgets,
+    mailLinks: {
+      passwordResetTtlSeconds: rest.PASSWORD_RESET_TTL_SECONDS,
+      emailVerifyTtlSeconds: rest.EMAIL_VERIFY_TTL_SECONDS,
+      passwordResetLinksKept: passwordResetLinksKept(budgets, rest.PASSWORD_RESET_TTL_SECONDS),
+    },
     shutdownDrainSeconds: rest.SHUTDOWN_DRAIN_SECONDS,
     warnings,
 

@@ -155,7 +155,7 @@ describe('mail in the composition root', () => {
     const config = readConfig({ DB_URL: 'memory:', JWT_SECRET, PASSWORD_RESET_TTL_SECONDS: '600', EMAIL_VERIFY_TTL_SECONDS: '7200' });
     const inkwell = await createInkwell(config, recordingLogger(), { store: memoryStore(), hasher: fakePasswordHasher() });
     try {
-      expect(inkwell.mail?.mailRules).toStrictEqual({ passwordResetTtlMs: 600_000, emailVerificationTtlMs: 7_200_000 });
+      expect(inkwell.mail?.mailRules).toStrictEqual({ passwordResetTtlMs: 600_000, emailVerificationTtlMs: 7_200_000, passwordResetLinksKept: 20 });
     } finally {
       await inkwell.close();
     }

@@ -70,6 +70,7 @@ export function startMail(
   const mailRules: MailRules = {
     passwordResetTtlMs: config.mailLinks.passwordResetTtlSeconds * 1000,
     emailVerificationTtlMs: config.mailLinks.emailVerifyTtlSeconds * 1000,
+    passwordResetLinksKept: config.mailLinks.passwordResetLinksKept,
   };
   const deps: Pick<AccountDeps, 'users' | 'clock' | 'outbox' | 'mailer' | 'mailRules' | 'mailLimits'> = {
     users: store.users,

@@ -34,7 +34,7 @@ export type {
   NewToken,
 } from './accounts/ports.js';
 export type { AttemptLimiter, AttemptVerdict, EmailChangeLimits, LoginLimits, MailLimits, SignupLimits } from './accounts/attempt-limiter.js';
-export { DEFAULT_MAIL_RULES, PASSWORD_RESET_LINKS_KEPT, type MailRules } from './accounts/mail-rules.js';
+export { DEFAULT_MAIL_RULES, resetLinksKept, type MailRules } from './accounts/mail-rules.js';
 export { newLinkToken, hashLinkToken } from './accounts/link-tokens.js';
 export type { ClientContext } from './accounts/client-context.js';
 export { NO_CREDENTIALS, OTHER_CREDENTIALS, bearer, type Credentials } from './accounts/credentials.js';

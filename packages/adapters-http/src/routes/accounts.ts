@@ -340,7 +340,7 @@ export const accountRoutes = RouteTable.empty()
       operationId: 'requestPasswordReset',
       summary: 'Ask for a password reset link',
       description:
-        "Sends a link to reset the password (`{APP_URL}/reset-password?token=…`, valid 30 minutes) to the address, if an account has it. The answer is the same, in the same time, whether or not one does; the mail leaves later, within a second. A link stops working once it or another of the account's links is used, or the password changes; a newer request ends none. The e-mail is trimmed and lower-cased. At most 3 requests per e-mail from one client address, 10 per e-mail from all together, and 30 per client address an hour, counted for every address asked; and the address is sent at most 10 mails an hour, whatever asks for them (past that, nothing is sent, and the answer is the same).",
+        "Sends a link to reset the password (`{APP_URL}/reset-password?token=…`, valid 30 minutes) to the address, if an account has it. The answer is the same, in the same time, whether or not one does; the mail leaves later, within a second. A link stops working once it or another of the account's links is used, or the password changes; a newer request ends none (an account keeps every link the limits let be asked for while one lives). The e-mail is trimmed and lower-cased. At most 3 requests per e-mail from one client address, 10 per e-mail from all together, and 30 per client address an hour, counted for every address asked; and the address's mailbox (its `+tag` taken off) is sent at most 10 mails an hour, whatever asks for them, of which at most 8 links (past that, nothing is sent, and the answer is the same).",
       tags: ['Accounts'],
       ...publicOperation,
       responses: withNoStore(

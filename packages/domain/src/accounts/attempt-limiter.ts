@@ -64,12 +64,22 @@ export interface MailLimits {
   /** Verification mails an account asks for again (`POST /me/verify-email`), per account. */
   readonly verificationsPerAccount?: AttemptLimiter;
   /**
-   * Mails sent to one address, whatever asked for them (signup, a verification asked again, a
-   * reset, an e-mail change, the notices): the recipient's budget, counted when a mail is about
-   * to go (`deliverMessage`). Past it nothing more is sent to that address until its window ends;
-   * the requests that asked for mail answer as ever.
+   * Mails sent to one mailbox (the address without its `+tag`: `mailboxOf`), whatever asked for
+   * them (signup, a verification asked again, a reset, an e-mail change, the notices): the
+   * recipient's budget, counted when a mail is about to go (`deliverMessage`). Past it nothing
+   * more is sent to that mailbox until its window ends; the requests that asked for mail answer
+   * as ever.
    */
   readonly mailsPerRecipient?: AttemptLimiter;
+  /**
+   * The part of the recipient's budget that mail anyone can cause may use: the links (a reset,
+   * which anyone may ask for any address; a verification, which a signup or an e-mail change to
+   * the address sends), each counted here and in `mailsPerRecipient` alike. Its limit is the
+   * budget less a reserve, so that the notices (a password changed, an address changed), which
+   * only a request with the account's password or a mailed link causes, still reach an owner
+   * whose budget strangers spent. Off when omitted: links then use the whole budget.
+   */
+  readonly linkMailsPerRecipient?: AttemptLimiter;
 }
 
 /**

@@ -7,7 +7,7 @@ import { changePassword } from './change-password.js';
 import { confirmPasswordReset } from './confirm-password-reset.js';
 import { createInMemoryAttemptLimiter } from './in-memory-attempt-limiter.js';
 import { logIn } from './log-in.js';
-import { PASSWORD_RESET_LINKS_KEPT } from './mail-rules.js';
+import { DEFAULT_MAIL_RULES } from './mail-rules.js';
 import { requestPasswordReset } from './request-password-reset.js';
 import { updateAccount } from './update-account.js';
 import { bearer } from './credentials.js';
@@ -80,20 +80,35 @@ describe('confirmPasswordReset', () => {
     expect((await rejection(confirm(newer, 'yet another passphrase'))).code).toBe('InvalidLinkToken');
   });
 
-  it("keeps the owner's link working whatever a stranger asks for the address meanwhile, up to the links an account keeps, and then the newest", async () => {
-    const owner = await aliceWithResetLink();
+  it("keeps the owner's link working whatever a stranger asks for the address within the limits, and past the links kept (limits off) the newest", async () => {
+    // Ten requests for one e-mail an hour from every client together, counted in fixed windows: a
+    // stranger can have 9 requests at the end of the owner's window and 10 at the start of the
+    // next while the owner's link lives, 19 beside it, and an account keeps 20 by default.
+    const owner = await aliceWithMail();
+    const { clock } = owner;
+    const resetsPerEmail = createInMemoryAttemptLimiter({ max: 10, windowSeconds: 3600, clock });
+    const deps = { ...owner.deps, mailLimits: { resetsPerEmail } };
+    const ask = (from: string) => requestPasswordReset(deps, { body: bodyOf({ email: ALICE.email }), client: { clientAddress: from } });
     const strangerAsks = async (times: number) => {
       for (let i = 0; i < times; i++) {
-        owner.clock.advance(1);
-        await requestPasswordReset(owner.deps, { body: bodyOf({ email: ALICE.email }), client: { clientAddress: `203.0.113.${i}` } });
+        clock.advance(1);
+        await ask(`203.0.113.${i}`);
       }
-      await owner.deliver();
+      expect((await rejection(ask('203.0.113.250'))).code).toBe('TooManyAttempts');
     };
-    await strangerAsks(PASSWORD_RESET_LINKS_KEPT - 1);
-    await owner.confirm(owner.token);
-    // Past the links kept, the mails the owner received last still work.
+    await ask('198.51.100.1');
+    clock.advance(59 * MINUTE);
+    await ask('192.0.2.1');
+    await owner.deliver();
+    const token = owner.tokenOf('password-reset');
+    await strangerAsks(8);
+    clock.advance(MINUTE);
+    await strangerAsks(10);
+    expect(await owner.deliver()).toHaveLength(18);
+    await confirmPasswordReset(deps, { body: bodyOf({ token, newPassword: NEW_PASSWORD }) });
+    // Without the limits nothing bounds the requests, and past the links kept the newest still work.
     const flooded = await aliceWithResetLink();
-    for (let i = 0; i < 2 * PASSWORD_RESET_LINKS_KEPT; i++) {
+    for (let i = 0; i < 2 * DEFAULT_MAIL_RULES.passwordResetLinksKept; i++) {
       flooded.clock.advance(1);
       await requestPasswordReset(flooded.deps, { body: bodyOf({ email: ALICE.email }), client: { clientAddress: `198.51.100.${i}` } });
     }

@@ -7,7 +7,7 @@ import { ALICE, bodyOf, mailDeps } from '../test-support/signed-up.js';
 import { createInMemoryAttemptLimiter } from './in-memory-attempt-limiter.js';
 import { deliverMessage } from './deliver-message.js';
 import { hashLinkToken, newLinkToken } from './link-tokens.js';
-import { PASSWORD_RESET_LINKS_KEPT } from './mail-rules.js';
+import { DEFAULT_MAIL_RULES } from './mail-rules.js';
 import { signUp } from './sign-up.js';
 
 const MINUTE = 60_000;
@@ -46,7 +46,7 @@ describe('deliverMessage', () => {
       const token = newLinkToken();
       await add({ kind: 'password-reset', token });
       const requestedAt = deps.clock.now();
-      await deliverDueMessages({ ...deps, mailRules: { passwordResetTtlMs: 5 * MINUTE, emailVerificationTtlMs: MINUTE } });
+      await deliverDueMessages({ ...deps, mailRules: { ...DEFAULT_MAIL_RULES, passwordResetTtlMs: 5 * MINUTE, emailVerificationTtlMs: MINUTE } });
       expect(deps.mailer.sent[0]?.linkExpiresAt).toBe(requestedAt + 5 * MINUTE);
       const hash = await hashLinkToken(token);
       expect(await deps.users.findByPasswordReset(hash, requestedAt + 5 * MINUTE - 1)).not.toBeNull();
@@ -75,17 +75,32 @@ describe('deliverMessage', () => {
       for (const { token } of [older, newer]) expect(await deps.users.findByPasswordReset(await hashLinkToken(token ?? ''), now)).not.toBeNull();
     });
 
-    it(`keeps the newest ${PASSWORD_RESET_LINKS_KEPT} links working when more are sent`, async () => {
-      const { deps, add, deliver } = await aliceWithMail();
+    it('keeps as many links working as the rules say an account keeps, and past them the newest', async () => {
+      const { deps, add } = await aliceWithMail();
+      const kept = 3;
       const tokens: string[] = [];
-      for (let i = 0; i <= PASSWORD_RESET_LINKS_KEPT; i++) {
+      for (let i = 0; i <= kept; i++) {
         tokens.push(newLinkToken());
         await add({ kind: 'password-reset', token: tokens[i] });
         deps.clock.advance(1);
       }
-      expect(await deliver()).toEqual(tokens.map(() => ({ status: 'sent' })));
+      const outcomes = await deliverDueMessages({ ...deps, mailRules: { ...DEFAULT_MAIL_RULES, passwordResetLinksKept: kept } });
+      expect(outcomes.map(({ outcome }) => outcome)).toEqual(tokens.map(() => ({ status: 'sent' })));
       const works = await Promise.all(tokens.map(async (token) => (await deps.users.findByPasswordReset(await hashLinkToken(token), deps.clock.now())) !== null));
-      expect(works).toEqual([false, ...Array<boolean>(PASSWORD_RESET_LINKS_KEPT).fill(true)]);
+      expect(works).toEqual([false, ...Array<boolean>(kept).fill(true)]);
+    });
+
+    it(`keeps ${DEFAULT_MAIL_RULES.passwordResetLinksKept} links by default: every link the default cap of 10 requests an hour lets one e-mail ask for while a link lives`, async () => {
+      expect(DEFAULT_MAIL_RULES.passwordResetLinksKept).toBe(20);
+      const { deps, add, deliver } = await aliceWithMail();
+      const tokens: string[] = [];
+      for (let i = 0; i < DEFAULT_MAIL_RULES.passwordResetLinksKept; i++) {
+        tokens.push(newLinkToken());
+        await add({ kind: 'password-reset', token: tokens[i] });
+        deps.clock.advance(1);
+      }
+      await deliver();
+      for (const token of tokens) expect(await deps.users.findByPasswordReset(await hashLinkToken(token), deps.clock.now())).not.toBeNull();
     });
 
     it('sends nothing for a request made before the password last changed', async () => {
@@ -263,6 +278,60 @@ describe('deliverMessage', () => {
       deps.clock.advance(5_000);
       expect(await deliver()).toEqual([{ status: 'dropped', reason: 'address-changed' }, { status: 'sent' }]);
       expect(deps.mailer.sent.map((mail) => mail.kind)).toEqual(['password-changed']);
+    });
+
+    it("counts one mailbox's budget across the +tag variants of its address, and sends each to the address as written", async () => {
+      const { deps, user, add, deliver } = await withBudget(3);
+      // A reset counts whether or not an account has the address; a verification to an address the account left does not.
+      await add({ kind: 'password-reset', to: 'alice+1@example.com', token: newLinkToken() });
+      await add({ kind: 'email-verification', userId: user.id, to: 'alice+2@example.com', token: newLinkToken() });
+      await add({ kind: 'password-changed', userId: user.id });
+      expect(await deliver()).toEqual([
+        { status: 'dropped', reason: 'no-account' },
+        { status: 'dropped', reason: 'address-changed' },
+        { status: 'sent' },
+      ]);
+      await add({ kind: 'email-changed', userId: user.id, to: 'alice+3@example.com' });
+      await add({ kind: 'email-changed', userId: user.id, to: 'alice+4@example.com' });
+      expect(await deliver()).toEqual([{ status: 'sent' }, { status: 'dropped', reason: 'over-budget' }]);
+      expect(deps.mailer.sent.map((mail) => mail.to)).toEqual([ALICE.email, 'alice+3@example.com']);
+    });
+
+    it('keeps the last of the budget for the notices: link mails stop at their own, lower limit, counted in the budget too', async () => {
+      const alice = await aliceWithMail();
+      const { deps: base, user, add } = alice;
+      const clock = base.clock;
+      const mailsPerRecipient = createInMemoryAttemptLimiter({ max: 4, windowSeconds: 3600, clock });
+      const linkMailsPerRecipient = createInMemoryAttemptLimiter({ max: 2, windowSeconds: 3600, clock });
+      const deps = { ...base, mailLimits: { mailsPerRecipient, linkMailsPerRecipient } };
+      const deliver = async () => (await deliverDueMessages(deps)).map(({ outcome }) => outcome);
+      // A stranger's resets (for the address and a +tag variant of it) and a verification spend the links' part.
+      await add({ kind: 'password-reset', token: newLinkToken() });
+      await add({ kind: 'password-reset', to: 'alice+x@example.com', token: newLinkToken() });
+      await add({ kind: 'password-reset', token: newLinkToken() });
+      await add({ kind: 'email-verification', userId: user.id, token: newLinkToken() });
+      expect(await deliver()).toEqual([
+        { status: 'sent' },
+        { status: 'dropped', reason: 'no-account' },
+        { status: 'dropped', reason: 'over-budget' },
+        { status: 'dropped', reason: 'over-budget' },
+      ]);
+      // The notices still go, up to the whole budget, and not one more.
+      await add({ kind: 'password-changed', userId: user.id });
+      await add({ kind: 'email-changed', userId: user.id });
+      await add({ kind: 'password-changed', userId: user.id });
+      expect(await deliver()).toEqual([{ status: 'sent' }, { status: 'sent' }, { status: 'dropped', reason: 'over-budget' }]);
+      expect(deps.mailer.sent.map((mail) => mail.kind)).toEqual(['password-reset', 'password-changed', 'email-changed']);
+      // Link mails the whole budget refuses give their own limit's count back.
+      clock.advance(60 * MINUTE);
+      for (let i = 0; i < 4; i++) await add({ kind: 'password-changed', userId: user.id });
+      await add({ kind: 'password-reset', token: newLinkToken() });
+      await add({ kind: 'password-reset', token: newLinkToken() });
+      expect((await deliver()).slice(-2)).toEqual([
+        { status: 'dropped', reason: 'over-budget' },
+        { status: 'dropped', reason: 'over-budget' },
+      ]);
+      for (let i = 0; i < 2; i++) expect(await linkMailsPerRecipient.take(ALICE.email)).toMatchObject({ allowed: true });
     });
 
     it('counts a reset for an address without an account as one with: the same work for both', async () => {

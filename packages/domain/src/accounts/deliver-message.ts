@@ -5,7 +5,8 @@ import { DomainError, isDomainError } from '../shared/errors.js';
 import type { AccountDeps } from './account-deps.js';
 import { giveBackAttempts, limitedKey, takeAttempts, type LimitedKey, type TakenAttempt } from './attempt-limiter.js';
 import { hashLinkToken } from './link-tokens.js';
-import { DEFAULT_MAIL_RULES, PASSWORD_RESET_LINKS_KEPT } from './mail-rules.js';
+import { DEFAULT_MAIL_RULES } from './mail-rules.js';
+import { mailboxOf } from './mailbox.js';
 import type { LinkRecord } from './ports.js';
 import type { UseCaseRequest } from './use-case-request.js';
 import type { User } from './user.js';
@@ -22,7 +23,8 @@ export type DeliverMessageRequest = Pick<UseCaseRequest, 'message' | 'holder' | 
  * - `superseded`: the link was not recorded: the password changed since a reset was asked for, the
  *   account is being deleted, or a verification asked for later is recorded;
  * - `link-expired`: the link would no longer work by now;
- * - `over-budget`: the address was sent as many mails as its budget allows this hour;
+ * - `over-budget`: the mailbox was sent as many mails as its budget allows this hour (a link mail:
+ *   as many as the budget allows less the notices' reserve);
  * - `malformed`: the message lacks what its kind needs (a token, an account).
  */
 export const DROP_REASONS = ['no-account', 'address-changed', 'already-verified', 'superseded', 'link-expired', 'over-budget', 'malformed'] as const;
@@ -56,14 +58,16 @@ interface Ready {
 
 /**
  * Delivers one message its process holds (docs/api.md, Mail): settles what the request left to
- * delivery, counts the mail against its recipient's budget, sends it, and moves the message on
- * in the outbox. A store failure throws and leaves the message as it is: its lease runs out and
+ * delivery, counts the mail against its recipient's budget (its mailbox's, `mailboxOf`; a link
+ * mail only up to the budget less the notices' reserve, `MailLimits.linkMailsPerRecipient`), sends
+ * it, and moves the message on in the outbox. A store failure throws and leaves the message as it is: its lease runs out and
  * it is claimed again.
  *
  * - `password-reset`: the same work whatever the address, so that what follows a reset request
  *   does not tell whether an account has it either: the recipient's budget is counted, then one
  *   step finds the account by its address and records the link (its token's hash) beside the
- *   account's other live links, unless the password changed since it was asked for; then the mail
+ *   account's other live links (`MailRules.passwordResetLinksKept` of them, none ended by a newer
+ *   one), unless the password changed since it was asked for; then the mail
  *   goes, to an account's address only. An address without an account keeps its count (its budget
  *   bounds what it can be sent should it sign up).
  * - `email-verification`: the account the message names, while the address is still its own and
@@ -116,15 +120,18 @@ export async function deliverMessage(deps: DeliverMessageDeps, request: DeliverM
 async function mailFor(deps: DeliverMessageDeps, message: OutboxMessage): Promise<Ready | DropReason> {
   const rules = deps.mailRules ?? DEFAULT_MAIL_RULES;
   const now = deps.clock.now();
-  const budget = limitedKey(deps.mailLimits?.mailsPerRecipient, message.to);
+  // One budget per mailbox; the link mails anyone can cause spend it only up to its reserve.
+  const mailbox = mailboxOf(message.to);
+  const noticeBudget = [limitedKey(deps.mailLimits?.mailsPerRecipient, mailbox)];
+  const linkBudget = [limitedKey(deps.mailLimits?.linkMailsPerRecipient, mailbox), ...noticeBudget];
 
   switch (message.kind) {
     case 'password-reset': {
       const link = await linkOf(message, rules.passwordResetTtlMs, now);
       if (typeof link === 'string') return link;
-      const spent = await spend(budget);
+      const spent = await spend(linkBudget);
       if (spent === null) return 'over-budget';
-      const found = await deps.users.recordPasswordReset(link.record, PASSWORD_RESET_LINKS_KEPT, now);
+      const found = await deps.users.recordPasswordReset(link.record, rules.passwordResetLinksKept, now);
       if (!found) return 'no-account';
       if (!found.recorded) return unspent(spent, 'superseded');
       return { mail: { ...link.mail, name: found.user.name }, spent };
@@ -136,7 +143,7 @@ async function mailFor(deps: DeliverMessageDeps, message: OutboxMessage): Promis
       if (typeof user === 'string') return user;
       if (user.email !== message.to) return 'address-changed';
       if (user.emailVerified) return 'already-verified';
-      const spent = await spend(budget);
+      const spent = await spend(linkBudget);
       if (spent === null) return 'over-budget';
       const recorded = await deps.users.recordEmailVerification(user.id, link.record, now);
       if (!recorded) return unspent(spent, 'superseded');
@@ -146,17 +153,17 @@ async function mailFor(deps: DeliverMessageDeps, message: OutboxMessage): Promis
     case 'email-changed': {
       const user = await accountOf(deps, message);
       if (typeof user === 'string') return user;
-      const spent = await spend(budget);
+      const spent = await spend(noticeBudget);
       if (spent === null) return 'over-budget';
       return { mail: { messageId: message.id, kind: message.kind, to: message.to, name: user.name }, spent };
     }
   }
 }
 
-/** Counts one mail against the recipient's budget: what was taken, or null past the budget. A store failure throws. */
-async function spend(budget: LimitedKey | undefined): Promise<TakenAttempt[] | null> {
+/** Counts one mail against the recipient's budget (each of `budget`'s limits): what was taken, or null past the budget. A store failure throws. */
+async function spend(budget: readonly (LimitedKey | undefined)[]): Promise<TakenAttempt[] | null> {
   try {
-    return await takeAttempts([budget]);
+    return await takeAttempts(budget);
   } catch (error) {
     if (isDomainError(error, 'TooManyAttempts')) return null;
     throw error;
