@@ -70,6 +70,21 @@ describe('idempotency records a client can make (attacks)', () => {
     expect(await recordsHeld(deps.idempotencyKeys, `user:${alice.user.id}`, keys, deps.clock.now())).toBeLessThanOrEqual(3);
   });
 
+  it('bounds the records one client makes in open mode by its write budget, whatever its bodies (valid, refused, reused keys)', async () => {
+    const base = inMemoryDeps(T0);
+    const deps = { ...base, postWriteLimits: { perAddress: createInMemoryAttemptLimiter({ max: 3, windowSeconds: HOUR, clock: base.clock }) } };
+    const keys = Array.from({ length: 12 }, (_, i) => `open-${i}`);
+    const seen: string[] = [];
+    for (const [i, key] of keys.entries()) {
+      const body = i % 3 === 0 ? { title: '', body: 'b' } : { title: 't', body: 'b', authorId: 'a1', published: true };
+      seen.push(await outcome(createPost(deps, { client, ...keyed(key, body) })));
+      // The same key again with another body: refused, and no new record.
+      seen.push(await outcome(createPost(deps, { client, ...keyed(key, { title: 'other', body: 'b', authorId: 'a1' }) })));
+    }
+    expect(seen.filter((o) => !/^(ok|ValidationFailed|IdempotencyKeyReused|TooManyAttempts)/.test(o))).toEqual([]);
+    expect(await recordsHeld(deps.idempotencyKeys, 'service', keys, deps.clock.now())).toBeLessThanOrEqual(3);
+  });
+
   it("cannot evict another account's key for free: Bob's retried create still stores one post after Alice's refused creates", async () => {
     const { deps, alice, bob } = await owners(3, 5);
     const bobs = () => createPost(deps, { credentials: bearer(bob.token), client: { clientAddress: '198.51.100.9' }, ...keyed('bobs-key', { title: 'Mine', body: 'b', published: true }) });
