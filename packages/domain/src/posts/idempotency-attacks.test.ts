@@ -5,6 +5,7 @@ import { signUp } from '../accounts/sign-up.js';
 import type { IdempotentRequest } from '../accounts/use-case-request.js';
 import { sha256 } from '../shared/digests.js';
 import { DomainError } from '../shared/errors.js';
+import { holdNextCall } from '../test-support/hold.js';
 import { outcome } from '../test-support/rejection.js';
 import { ALICE, bodyOf, inMemoryDeps } from '../test-support/signed-up.js';
 import { createPost } from './create-post.js';
@@ -113,5 +114,23 @@ describe('a retry after the post went (attacks)', () => {
     const again = await createPost(deps, keyed('key-1', fields));
     expect(again.post).toStrictEqual(first.post);
     expect(await deps.posts.findById(first.post.id)).toBeNull();
+  });
+
+  it('does not bring back a post its author deleted, when a paused run of the create wakes up after the retry answered', async () => {
+    const deps = inMemoryDeps(T0);
+    const fields = { title: 'Hello', body: 'World', authorId: 'a1', published: true };
+    // The first run is paused (a stalled process, a slow database) just before it stores the post.
+    const paused = holdNextCall(deps.posts, 'insertAs');
+    const first = createPost(deps, keyed('key-1', fields)).then((created) => created, (error: unknown) => error);
+    await paused.reached;
+    // Its lease ends; the client's retry runs, stores the post and gets its answer; the author then deletes it.
+    deps.clock.advance(LEASE_MS);
+    const retried = await createPost(deps, keyed('key-1', fields));
+    expect(retried.replayed).toBe(false);
+    await deletePost(deps, { postId: retried.post.id });
+    // The paused run wakes and goes on with its insert under the same id.
+    paused.release();
+    await first;
+    expect(await deps.posts.findById(retried.post.id)).toBeNull();
   });
 });
