@@ -81,8 +81,9 @@ async function newPost(deps: CreatePostDeps, request: CreatePostRequest, writer:
 }
 
 /**
- * The post under `fixed`'s id and time: stored, unless `store` is false or a run before this one
- * stored it already (then it is that post, the same body having made the same fields).
+ * The post under `fixed`'s id and time: stored (kept by its key until `fixed.keyedUntil`), unless
+ * `store` is false or another run stored it already (then it is that post, the same body having
+ * made the same fields), even if it was deleted since (its tombstone refuses the insert).
  */
 async function storeOnce(
   deps: CreatePostDeps,
@@ -95,7 +96,7 @@ async function storeOnce(
   const fields = await newPost(deps, request, writer, fixed.createdAt);
   const made: Post = { id: fixed.id, ...fields };
   if (!store) return made;
-  const post = (await deps.posts.insertAs(fixed.id, fields)) ?? made;
+  const post = (await deps.posts.insertAs(fixed.id, fields, fixed.keyedUntil)) ?? made;
   if (signedIn) await stillSignedIn(deps, signedIn.token, post);
   return post;
 }
@@ -105,7 +106,7 @@ async function stillSignedIn(deps: CreatePostDeps, token: TokenClaims, post: Pos
   try {
     await stillAuthenticated(deps, token);
   } catch (error) {
-    await deps.posts.delete(post.id).catch(() => undefined);
+    await deps.posts.takeBack(post.id).catch(() => undefined);
     throw error;
   }
 }
