@@ -55,8 +55,8 @@ export function trackedSnapshot(store: Store): { store: Store; snapshot(): Promi
     posts: {
       ...bind(store.posts),
       insert: async (post) => remember(ids.posts, await store.posts.insert(post)),
-      insertAs: async (id, post) => {
-        const inserted = await store.posts.insertAs(id, post);
+      insertAs: async (id, post, keyedUntil) => {
+        const inserted = await store.posts.insertAs(id, post, keyedUntil);
         return inserted && remember(ids.posts, inserted);
       },
     },

@@ -61,6 +61,18 @@ export interface PostDocument {
   updatedAt: number;
   /** The post's version (`PostVersion`); absent on a post stored before posts had versions, which is at version 0 until its first update. */
   version?: number;
+  /** Until when the idempotency key it was created under lives; absent on a post created without a key. */
+  keyedUntil?: Date;
+}
+
+/**
+ * What a post stored under an idempotency key leaves in its place when deleted: its id, and
+ * until when `insertAs` must not store it again (its key's time; the TTL index removes it after).
+ * It has no other field, so no filter on a post's fields finds it.
+ */
+export interface TombstoneDocument {
+  _id: ObjectId;
+  tombstoneUntil: Date;
 }
 
 /** The `users` collection, typed by its documents. */
@@ -68,7 +80,7 @@ export function usersCollection(db: Db): Collection<UserDocument> {
   return db.collection<UserDocument>('users');
 }
 
-/** The `posts` collection, typed by its documents. */
+/** The `posts` collection, typed by its posts (it holds tombstones too, `TombstoneDocument`, which every query of a post filters out). */
 export function postsCollection(db: Db): Collection<PostDocument> {
   return db.collection<PostDocument>('posts');
 }

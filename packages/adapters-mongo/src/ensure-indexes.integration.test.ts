@@ -18,7 +18,7 @@ describe.skipIf(!mongoTest)('ensureIndexes', () => {
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  it('creates exactly the unique e-mail index, the session-expiry and mailed-link indexes, the published-list and per-author indexes, the limits TTL index and the outbox claim index, besides _id', async () => {
+  it('creates exactly the unique e-mail index, the session-expiry and mailed-link indexes, the published-list, per-author and tombstone indexes, the limits TTL index and the outbox claim index, besides _id', async () => {
     await ensureIndexes(mongo.db);
     expect(await indexes('users')).toEqual([
       { name: '_id_', key: [['_id', 1]], unique: false },
@@ -40,7 +40,10 @@ describe.skipIf(!mongoTest)('ensureIndexes', () => {
         key: [['published', 1], ['createdAt', -1], ['_id', -1]],
         unique: false,
       },
+      { name: 'tombstoneUntil_1', key: [['tombstoneUntil', 1]], unique: false },
     ]);
+    const tombstones = (await mongo.db.collection('posts').listIndexes().toArray()).find((index) => index.name === 'tombstoneUntil_1');
+    expect([tombstones?.expireAfterSeconds, tombstones?.partialFilterExpression]).toEqual([0, { tombstoneUntil: { $exists: true } }]);
     const limits = await mongo.db.collection('attemptLimits').listIndexes().toArray();
     expect(limits.map((index) => [index.name, index.key, index.expireAfterSeconds])).toEqual([
       ['_id_', { _id: 1 }, undefined],

@@ -19,6 +19,9 @@ export async function ensureIndexes(db: Db): Promise<void> {
     postsCollection(db).createIndex({ published: 1, createdAt: -1, _id: -1 }),
     // Serves an author's own posts (`GET /me/posts`): equality on `authorId`, then the list order.
     postsCollection(db).createIndex({ authorId: 1, createdAt: -1, _id: -1 }),
+    // Housekeeping too: the tombstones deleted keyed posts leave, once their key's time has passed
+    // (MongoPostRepository). Partial: only tombstones have the field, so posts cost the index nothing.
+    postsCollection(db).createIndex({ tombstoneUntil: 1 }, { expireAfterSeconds: 0, partialFilterExpression: { tombstoneUntil: { $exists: true } } }),
     // Housekeeping, not correctness: MongoDB's TTL monitor (about once a minute) removes windows
     // that have ended; MongoAttemptLimiter judges windows by `endsAt` itself.
     attemptLimitsCollection(db).createIndex({ expireAt: 1 }, { expireAfterSeconds: 0 }),

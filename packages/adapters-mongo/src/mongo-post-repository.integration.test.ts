@@ -45,9 +45,20 @@ describeWithMongo('MongoPostRepository', (mongo) => {
     expect(await posts.delete(id, [1])).toBe(true);
   });
 
+  it('replaces a keyed post deleted while its key lives by its tombstone, the id and the time only, in one update; a keyed post whose key has gone is deleted', async () => {
+    const posts = await emptyRepository();
+    const keyedUntil = Date.now() + 60_000;
+    const [live, gone] = [posts.newId(), posts.newId()];
+    await posts.insertAs(live, draft, keyedUntil);
+    await posts.insertAs(gone, draft, Date.now() - 1);
+    expect(await mongo().db.collection('posts').findOne({ _id: new ObjectId(live) })).toMatchObject({ keyedUntil: new Date(keyedUntil) });
+    expect([await posts.delete(live, [1]), await posts.delete(gone)]).toEqual([true, true]);
+    expect(await mongo().db.collection('posts').find({}).toArray()).toStrictEqual([{ _id: new ObjectId(live), tombstoneUntil: new Date(keyedUntil) }]);
+  });
+
   it('refuses to store under an id it never gives', async () => {
     const posts = await emptyRepository();
-    await expect(posts.insertAs('not-an-object-id', draft)).rejects.toThrow(/not an id newId gives/);
+    await expect(posts.insertAs('not-an-object-id', draft, T0)).rejects.toThrow(/not an id newId gives/);
   });
 
   /** The winning plan of `query`, or null on a server without a planner (the CI test double). */
@@ -104,7 +115,7 @@ describeWithMongo('MongoPostRepository', (mongo) => {
       const started = log.events.filter((event) => event instanceof CommandStartedEvent);
       expect(started.map((event) => event.commandName)).toEqual(['findAndModify']);
       expect(started[0]?.command.update).toEqual({ $set: { title: 'New' }, $max: { updatedAt: T0 + 1 }, $inc: { version: 1 } });
-      expect(started[0]?.command.query).toEqual({ _id: new ObjectId(post.id) });
+      expect(started[0]?.command.query).toEqual({ _id: new ObjectId(post.id), tombstoneUntil: { $exists: false } });
     });
 
     it('checks a condition in the filter of the one command that writes', async () => {
@@ -114,15 +125,17 @@ describeWithMongo('MongoPostRepository', (mongo) => {
       expect(await posts.delete(post.id, [2])).toBe(true);
       const started = log.events.filter((event) => event instanceof CommandStartedEvent);
       expect(started.map((event) => event.commandName)).toEqual(['findAndModify', 'delete']);
-      expect(started[0]?.command.query).toEqual({ _id: new ObjectId(post.id), version: { $in: [1, 3] } });
-      expect(started[1]?.command.deletes).toEqual([{ q: { _id: new ObjectId(post.id), version: { $in: [2] } }, limit: 1 }]);
+      const live = { tombstoneUntil: { $exists: false } };
+      expect(started[0]?.command.query).toEqual({ _id: new ObjectId(post.id), ...live, version: { $in: [1, 3] } });
+      const unkeyed = { $or: [{ keyedUntil: { $exists: false } }, { keyedUntil: { $lte: expect.any(Date) } }] };
+      expect(started[1]?.command.deletes).toEqual([{ q: { _id: new ObjectId(post.id), ...live, ...unkeyed, version: { $in: [2] } }, limit: 1 }]);
     });
 
     it('answers a second insert under one id with null, in the one insert the unique _id refuses', async () => {
       const id = posts.newId();
-      await posts.insertAs(id, draft);
+      await posts.insertAs(id, draft, Date.now() + 60_000);
       log.events.length = 0;
-      expect(await posts.insertAs(id, draft)).toBeNull();
+      expect(await posts.insertAs(id, draft, Date.now() + 60_000)).toBeNull();
       expect(log.events.filter((event) => event instanceof CommandStartedEvent).map((event) => event.commandName)).toEqual(['insert']);
     });
 

@@ -21,7 +21,20 @@ import { callStore, isDuplicateKeyError } from './store-errors.js';
 // filter of its one `findOneAndUpdate` or `deleteOne`, so the check and the write are one atomic
 // step of the server. A post stored before versions has none: it reads as version 0, which the
 // filter matches as a missing field, and its first update makes it 1.
+//
+// A post created under an idempotency key (`insertAs`) keeps `keyedUntil`, the time its key
+// lives until. Deleting it before then (by this process's clock) replaces the document by a
+// tombstone, `{ _id, tombstoneUntil }`, in one conditional update (a pipeline), where another
+// post's delete is one conditional `deleteOne`; `insertAs` meets the tombstone's `_id` as a
+// duplicate key and stores nothing. A tombstone has no `title`, `published` or `authorId`, so the
+// list, count and author filters skip it as they stand; the filters by `_id` (find, update,
+// delete) say `LIVE`. The partial TTL index on `tombstoneUntil` (ensureIndexes) removes
+// tombstones once their time has passed.
 const PUBLISHED: Filter<PostDocument> = { published: true };
+/** Not a tombstone. */
+const LIVE: Filter<PostDocument> = { tombstoneUntil: { $exists: false } };
+/** What a deleted post under a live key becomes: its id, and its key's time. */
+const TOMBSTONE = [{ $replaceWith: { _id: '$_id', tombstoneUntil: '$keyedUntil' } }];
 const NEWEST_FIRST: Sort = { createdAt: -1, _id: -1 };
 
 /** Posts in the `posts` collection. */
@@ -47,11 +60,11 @@ export class MongoPostRepository implements PostRepository {
     return new ObjectId().toHexString();
   }
 
-  /** Stores the post under `id`, at the first version; null when the `_id` index finds it stored already. */
-  async insertAs(id: string, newPost: NewPost): Promise<Post | null> {
+  /** Stores the post under `id`, at the first version, with its key's time; null when the `_id` index finds it (or its tombstone) stored already. */
+  async insertAs(id: string, newPost: NewPost, keyedUntil: number): Promise<Post | null> {
     const _id = toObjectId(id);
     if (!_id) throw new Error(`MongoPostRepository.insertAs: ${JSON.stringify(id.slice(0, 40))} is not an id newId gives`);
-    const document = toDocument(_id, newPost);
+    const document: PostDocument = { ...toDocument(_id, newPost), keyedUntil: new Date(keyedUntil) };
     return callStore(async () => {
       try {
         await this.#posts.insertOne(document);
@@ -68,7 +81,7 @@ export class MongoPostRepository implements PostRepository {
     const _id = toObjectId(id);
     if (!_id) return null;
     return callStore(async () => {
-      const document = await this.#posts.findOne({ _id });
+      const document = await this.#posts.findOne({ _id, ...LIVE });
       return document && toVersioned(document);
     });
   }
@@ -86,16 +99,32 @@ export class MongoPostRepository implements PostRepository {
     if (changes.body !== undefined) set.body = changes.body;
     if (changes.published !== undefined) set.published = changes.published;
     return callStore(async () => {
-      const document = await this.#posts.findOneAndUpdate(withVersions({ _id }, versions), { ...(Object.keys(set).length > 0 && { $set: set }), $max: { updatedAt: changes.updatedAt }, $inc: { version: 1 } }, { returnDocument: 'after' });
+      const document = await this.#posts.findOneAndUpdate(withVersions({ _id, ...LIVE }, versions), { ...(Object.keys(set).length > 0 && { $set: set }), $max: { updatedAt: changes.updatedAt }, $inc: { version: 1 } }, { returnDocument: 'after' });
       return document && toVersioned(document);
     });
   }
 
-  /** Deletes the post, in one atomic step whose filter holds the condition; false when nothing was deleted. */
+  /**
+   * Deletes the post, in one atomic step whose filter holds the condition: removed when it has no
+   * live key, replaced by its tombstone when it has. The two filters are disjoint (a post's
+   * `keyedUntil` never changes), so whichever matches is the delete; false when neither did.
+   */
   async delete(id: string, versions?: readonly PostVersion[]): Promise<boolean> {
     const _id = toObjectId(id);
     if (!_id) return false;
-    return callStore(async () => (await this.#posts.deleteOne(withVersions({ _id }, versions))).deletedCount === 1);
+    const now = new Date();
+    const unkeyed: Filter<PostDocument> = { $or: [{ keyedUntil: { $exists: false } }, { keyedUntil: { $lte: now } }] };
+    return callStore(async () => {
+      if ((await this.#posts.deleteOne(withVersions({ _id, ...LIVE, ...unkeyed }, versions))).deletedCount === 1) return true;
+      return (await this.#posts.updateOne(withVersions({ _id, ...LIVE, keyedUntil: { $gt: now } }, versions), TOMBSTONE)).modifiedCount === 1;
+    });
+  }
+
+  /** Deletes the post outright, leaving no tombstone; a tombstone under the id stays. */
+  async takeBack(id: string): Promise<void> {
+    const _id = toObjectId(id);
+    if (!_id) return;
+    await callStore(() => this.#posts.deleteOne({ _id, ...LIVE }));
   }
 
   /** Deletes every post of the author in one command. */

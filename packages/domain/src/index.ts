@@ -132,7 +132,7 @@ export type { PostWriteLimits } from './posts/post-write-limits.js';
 export { listOwnPosts, type ListOwnPostsRequest } from './posts/list-own-posts.js';
 
 // Posts: in-memory adapters
-export { createInMemoryPostRepository } from './posts/in-memory-post-repository.js';
+export { createInMemoryPostRepository, type InMemoryPostRepositoryOptions } from './posts/in-memory-post-repository.js';
 export {
   createInMemoryIdempotencyStore,
   IN_MEMORY_IDEMPOTENCY_KEYS_MAX,

@@ -3,7 +3,6 @@ import { callerOf, type Caller } from '../accounts/caller.js';
 import { NO_CREDENTIALS } from '../accounts/credentials.js';
 import type { TokenClaims } from '../accounts/ports.js';
 import type { UseCaseRequest } from '../accounts/use-case-request.js';
-import { isDomainError } from '../shared/errors.js';
 import { parseInput, readBody } from '../shared/validation.js';
 import { createOnce, type CreatedPost, type FixedCreate } from './idempotency.js';
 import { FIRST_POST_VERSION, type NewPost, type Post } from './post.js';
@@ -35,9 +34,12 @@ type CreatePostDeps = Pick<UseCaseDeps, 'users' | 'tokens' | 'clock' | 'posts' |
  * A valid post is one write of the client's write budget (`postWriteLimits`), counted before it is
  * stored and given back if it is not. With an idempotency key the create runs at most once per key,
  * and the same request again gets its answer (`createOnce`); every request with a key is one write,
- * counted before the key is reserved, since the key's record is itself stored: given back when
- * nothing is kept under the key (a refused token, a key in use, an unavailable store), spent when
- * a post or a refused body is, or when the kept answer is given again.
+ * counted before the key is reserved, since the key's record is itself stored and outlives the
+ * run whatever its answer. It is spent once the run holds the key's record or gives the kept answer
+ * again, however it ends (a post or a refused body kept, an author the writer may not name, a
+ * token refused on the second check, the store unreachable); given back only when the run never
+ * held the record (the key in use by another request or another run, the store unreachable before
+ * or while reserving).
  */
 export async function createPost(
   deps: Pick<UseCaseDeps, 'users' | 'tokens' | 'clock' | 'posts' | 'postAccess' | 'safeWriteRules' | 'idempotencyKeys' | 'postWriteLimits'>,
@@ -49,11 +51,18 @@ export async function createPost(
   const writer = signedIn ? callerOf(signedIn) : (known as Caller);
   const { idempotency } = request;
   if (idempotency !== undefined) {
+    // `createOnce` calls back only once this run holds the key's record (made, or taken over) or
+    // gives its kept answer again: from then on the record stays whatever the run's answer.
+    let kept = false;
     return countedPostWrite(
       deps.postWriteLimits,
       request.client,
-      () => createOnce(deps, idempotency, writer, (fixed, store) => storeOnce(deps, request, writer, signedIn, fixed, store)),
-      (error) => isDomainError(error, 'ValidationFailed'),
+      () =>
+        createOnce(deps, idempotency, writer, (fixed, store) => {
+          kept = true;
+          return storeOnce(deps, request, writer, signedIn, fixed, store);
+        }),
+      () => kept,
     );
   }
   const fields = await newPost(deps, request, writer, deps.clock.now());
@@ -72,8 +81,9 @@ async function newPost(deps: CreatePostDeps, request: CreatePostRequest, writer:
 }
 
 /**
- * The post under `fixed`'s id and time: stored, unless `store` is false or a run before this one
- * stored it already (then it is that post, the same body having made the same fields).
+ * The post under `fixed`'s id and time: stored (kept by its key until `fixed.keyedUntil`), unless
+ * `store` is false or another run stored it already (then it is that post, the same body having
+ * made the same fields), even if it was deleted since (its tombstone refuses the insert).
  */
 async function storeOnce(
   deps: CreatePostDeps,
@@ -86,7 +96,7 @@ async function storeOnce(
   const fields = await newPost(deps, request, writer, fixed.createdAt);
   const made: Post = { id: fixed.id, ...fields };
   if (!store) return made;
-  const post = (await deps.posts.insertAs(fixed.id, fields)) ?? made;
+  const post = (await deps.posts.insertAs(fixed.id, fields, fixed.keyedUntil)) ?? made;
   if (signedIn) await stillSignedIn(deps, signedIn.token, post);
   return post;
 }
@@ -96,7 +106,7 @@ async function stillSignedIn(deps: CreatePostDeps, token: TokenClaims, post: Pos
   try {
     await stillAuthenticated(deps, token);
   } catch (error) {
-    await deps.posts.delete(post.id).catch(() => undefined);
+    await deps.posts.takeBack(post.id).catch(() => undefined);
     throw error;
   }
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { bearer } from '../accounts/credentials.js';
 import { deleteAccount } from '../accounts/delete-account.js';
+import { logIn } from '../accounts/log-in.js';
+import { logOut } from '../accounts/log-out.js';
 import { signUp } from '../accounts/sign-up.js';
 import type { IdempotentRequest } from '../accounts/use-case-request.js';
 import { DomainError } from '../shared/errors.js';
@@ -192,5 +194,18 @@ describe('createPost with an idempotency key, with owned posts', () => {
     expect(gone).toBe('UserNoLongerExists');
     expect(await outcome(create(alice.token, 'key-1'))).toBe('UserNoLongerExists');
     expect(await deps.posts.countByAuthor(alice.user.id)).toBe(0);
+  });
+
+  it('takes the post back outright when the session ended while it was stored: signed in again, the same request stores it', async () => {
+    const { deps, alice, create } = await owners();
+    const ended = await outcome(
+      crossing(holdNextCall(deps.posts, 'insertAs'), () => create(alice.token, 'key-1'), () => logOut(deps, { credentials: bearer(alice.token), body: bodyOf({}) })),
+    );
+    expect(ended).toBe('InvalidToken');
+    expect(await deps.posts.countByAuthor(alice.user.id)).toBe(0);
+    const again = await logIn(deps, { body: bodyOf({ email: ALICE.email, password: ALICE.password }) });
+    const created = await create(again.token, 'key-1');
+    expect(created.replayed).toBe(false);
+    expect(await deps.posts.findById(created.post.id)).toStrictEqual({ post: created.post, version: FIRST_POST_VERSION });
   });
 });

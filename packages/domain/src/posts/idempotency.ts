@@ -17,6 +17,8 @@ export interface CreatedPost extends VersionedPost {
 export interface FixedCreate {
   readonly id: string;
   readonly createdAt: number;
+  /** Until when the key is kept (its record's `expiresAt`): the post, once deleted, leaves a tombstone until then (`PostRepository.insertAs`). */
+  readonly keyedUntil: number;
 }
 
 /**
@@ -42,7 +44,11 @@ type CreateOnceDeps = Pick<UseCaseDeps, 'clock' | 'posts' | 'safeWriteRules' | '
  * - a run that failed in any other way (a refused token, an unavailable store) keeps no answer and
  *   lets the key go, and a run whose process died lets it go when its lease ends: the next same
  *   request runs again under the same id, and finds the post stored already if the run got that
- *   far (`insertAs` answers null), so the key creates one post however often it runs.
+ *   far (`insertAs` answers null), so the key creates one post however often it runs;
+ * - a run that goes on after its post was answered and deleted (its answer could not be kept and
+ *   the same request came after the lease; or it was slow past its lease, and a retry answered)
+ *   stores nothing: the deleted post left a tombstone under its id for as long as the key lives,
+ *   which `insertAs` never stores over, and the run answers the post as a run finding it stored.
  */
 export async function createOnce(deps: CreateOnceDeps, idempotency: IdempotentRequest, writer: Caller, create: CreateUnder): Promise<CreatedPost> {
   const keys = deps.idempotencyKeys;
@@ -57,7 +63,7 @@ export async function createOnce(deps: CreateOnceDeps, idempotency: IdempotentRe
     now,
   );
   if (record.fingerprint !== fingerprint) throw new DomainError('IdempotencyKeyReused');
-  const fixed: FixedCreate = { id: record.postId, createdAt: record.createdAt };
+  const fixed: FixedCreate = { id: record.postId, createdAt: record.createdAt, keyedUntil: record.expiresAt };
   if (record.outcome !== null) return replay(() => create(fixed, false));
   if (record.lease !== lease) throw new DomainError('IdempotencyKeyInProgress', undefined, { retryAfterSeconds: 1 });
 

@@ -6,9 +6,9 @@ export const IN_MEMORY_IDEMPOTENCY_KEYS_MAX = 100_000;
 /** Options of `createInMemoryIdempotencyStore`. */
 export interface InMemoryIdempotencyStoreOptions {
   /**
-   * The most keys kept at once (`IN_MEMORY_IDEMPOTENCY_KEYS_MAX` by default). A new key past it
-   * makes room by forgetting the expired keys, then, if none had expired, the oldest key: a
-   * request with a forgotten key runs again.
+   * The most keys kept at once (`IN_MEMORY_IDEMPOTENCY_KEYS_MAX` by default). A new key forgets
+   * the expired keys reserved before the others, then, past it, the oldest key: a request with a
+   * forgotten key runs again.
    */
   readonly maxKeys?: number;
 }
@@ -23,12 +23,15 @@ export function createInMemoryIdempotencyStore(options: InMemoryIdempotencyStore
   const maxKeys = options.maxKeys ?? IN_MEMORY_IDEMPOTENCY_KEYS_MAX;
   const records = new Map<string, IdempotencyRecord>();
 
-  /** Room for one more key: the expired keys go first, then the oldest. */
+  /**
+   * Room for one more key, taken from the front of the map: the keys reserved first. Every key
+   * lives the same time to live, so they also expire in that order: the expired keys go first,
+   * then, while there is still no room, the oldest. Each key forgotten is one step, never a walk
+   * over the keys kept.
+   */
   function makeRoom(now: number): void {
-    if (records.size < maxKeys) return;
-    for (const [key, record] of records) if (record.expiresAt <= now) records.delete(key);
-    for (const key of records.keys()) {
-      if (records.size < maxKeys) break;
+    for (const [key, record] of records) {
+      if (records.size < maxKeys && record.expiresAt > now) return;
       records.delete(key);
     }
   }

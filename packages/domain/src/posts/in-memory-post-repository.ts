@@ -1,3 +1,4 @@
+import type { Clock } from '../shared/clock.js';
 import { uniqueIds } from '../shared/unique-ids.js';
 import { FIRST_POST_VERSION, comparePostsNewestFirst, type NewPost, type Post, type PostVersion, type VersionedPost } from './post.js';
 import type { PostRepository } from './ports.js';
@@ -64,17 +65,52 @@ function meets(version: PostVersion, versions: readonly PostVersion[] | undefine
   return versions === undefined || versions.includes(version);
 }
 
+/** Options of `createInMemoryPostRepository`. */
+export interface InMemoryPostRepositoryOptions {
+  /** The time tombstones are judged by: the system's clock unless given (tests give their own). */
+  readonly clock?: Clock;
+}
+
 /**
  * Posts in process memory, with two kinds of sorted index beside the map by id: the published
  * posts (the public list) and each author's posts, drafts included (`GET /me/posts`). The map
  * holds each post with its version, as `findById` answers it. Stored posts are frozen and
  * replaced, never mutated; every write checks its condition and writes in one synchronous step.
+ *
+ * Tombstones (see `PostRepository`) live in a map of their own, which no read looks at, in the
+ * order they were made. Each lasts at most a key's time to live past its making (a post is
+ * deleted after its key was reserved), so forgetting them from the front once their time has
+ * passed keeps only the tombstones made within the last time to live.
  */
-export function createInMemoryPostRepository(): PostRepository {
+export function createInMemoryPostRepository(options: InMemoryPostRepositoryOptions = {}): PostRepository {
+  const clock: Clock = options.clock ?? { now: () => Date.now() };
   const byId = new Map<string, VersionedPost>();
   const published = sortedPosts();
   const byAuthor = new Map<string, ReturnType<typeof sortedPosts>>();
   const nextId = uniqueIds();
+  /** The posts `insertAs` stored: until when their key lives. */
+  const keyedUntil = new Map<string, number>();
+  /** The tombstones of deleted keyed posts: until when each stays. */
+  const tombstones = new Map<string, number>();
+
+  /** Forgets the tombstones made first, while their time has passed. */
+  function forgetPastTombstones(now: number): void {
+    for (const [id, until] of tombstones) {
+      if (until > now) return;
+      tombstones.delete(id);
+    }
+  }
+
+  /** Takes `found` out of the map and the indexes. */
+  function remove(found: VersionedPost): void {
+    const existing = found.post;
+    byId.delete(existing.id);
+    keyedUntil.delete(existing.id);
+    const own = authorIndex(existing.authorId);
+    own.remove(existing);
+    if (own.size === 0) byAuthor.delete(existing.authorId);
+    if (existing.published) published.remove(existing);
+  }
 
   function authorIndex(authorId: string) {
     let index = byAuthor.get(authorId);
@@ -103,8 +139,14 @@ export function createInMemoryPostRepository(): PostRepository {
       return store(nextId(), newPost);
     },
     newId: nextId,
-    async insertAs(id, newPost) {
-      return byId.has(id) ? null : store(id, newPost);
+    async insertAs(id, newPost, until) {
+      const now = clock.now();
+      forgetPastTombstones(now);
+      if (byId.has(id) || (tombstones.get(id) ?? now) > now) return null;
+      tombstones.delete(id);
+      const post = store(id, newPost);
+      keyedUntil.set(id, until);
+      return post;
     },
     async findById(id) {
       return byId.get(id) ?? null;
@@ -131,13 +173,16 @@ export function createInMemoryPostRepository(): PostRepository {
     async delete(id, versions) {
       const found = byId.get(id);
       if (!found || !meets(found.version, versions)) return false;
-      const existing = found.post;
-      byId.delete(id);
-      const own = authorIndex(existing.authorId);
-      own.remove(existing);
-      if (own.size === 0) byAuthor.delete(existing.authorId);
-      if (existing.published) published.remove(existing);
+      const until = keyedUntil.get(id);
+      remove(found);
+      const now = clock.now();
+      forgetPastTombstones(now);
+      if (until !== undefined && until > now) tombstones.set(id, until);
       return true;
+    },
+    async takeBack(id) {
+      const found = byId.get(id);
+      if (found) remove(found);
     },
     async deleteByAuthor(authorId) {
       const own = byAuthor.get(authorId);
@@ -146,6 +191,7 @@ export function createInMemoryPostRepository(): PostRepository {
       byAuthor.delete(authorId);
       for (const post of posts) {
         byId.delete(post.id);
+        keyedUntil.delete(post.id);
         if (post.published) published.remove(post);
       }
       return posts.length;

@@ -4,6 +4,13 @@ import type { NewPost, Post, PostChanges, PostVersion, VersionedPost } from './p
  * Where posts live, each with its version (`PostVersion`): `FIRST_POST_VERSION` when stored, one
  * more at every update. Any string is a valid argument for `id`; one that names no post gives
  * null/false.
+ *
+ * A post stored by `insertAs` (a create under an idempotency key) is stored with the time its key
+ * lives until. Deleted (`delete`) before that time, it leaves a tombstone under its id until then:
+ * `insertAs` never stores over it, so a late or repeated run of the create cannot bring back a
+ * post its author deleted, while every other method sees no post there (no read, count, list,
+ * update or delete finds a tombstone). After that time the tombstone goes (no run of the create
+ * is left: the key's next request reserves another id). `deleteByAuthor` and `takeBack` leave none.
  */
 export interface PostRepository {
   /** Stores the post under a new id, at the first version. */
@@ -11,11 +18,13 @@ export interface PostRepository {
   /** An id in this store's form that it never handed out before, for a post about to be stored with `insertAs`. */
   newId(): string;
   /**
-   * Stores the post under `id` (one `newId` gave), at the first version; null, storing nothing,
-   * when a post with that id is stored already. A create that may run twice (under an
-   * idempotency key) fixes its id first, so that a second run stores nothing new.
+   * Stores the post under `id` (one `newId` gave), at the first version, kept by its idempotency
+   * key until `keyedUntil` (milliseconds since the Unix epoch: the key's record's `expiresAt`);
+   * null, storing nothing, when a post or a tombstone with that id is stored already. A create
+   * that may run twice (under an idempotency key) fixes its id first, so that a second run stores
+   * nothing new, even once the post was deleted.
    */
-  insertAs(id: string, post: NewPost): Promise<Post | null>;
+  insertAs(id: string, post: NewPost, keyedUntil: number): Promise<Post | null>;
   /** The post with its version, or null. */
   findById(id: string): Promise<VersionedPost | null>;
   /**
@@ -25,8 +34,17 @@ export interface PostRepository {
    * version, or null, changing nothing, when the post is gone or its version is not one of `versions`.
    */
   update(id: string, changes: PostChanges, versions?: readonly PostVersion[]): Promise<VersionedPost | null>;
-  /** Deletes the post, in one atomic step with the same condition as `update`; false when nothing was deleted. */
+  /**
+   * Deletes the post, in one atomic step with the same condition as `update`, leaving a tombstone
+   * in its place when `insertAs` stored it and its key still lives; false when nothing was deleted.
+   */
   delete(id: string, versions?: readonly PostVersion[]): Promise<boolean>;
+  /**
+   * Deletes the post outright, leaving no tombstone: a create taking back the post it just stored,
+   * whose writer was refused on the second check. The create's key kept no answer then, so a later
+   * run of it may store the post again.
+   */
+  takeBack(id: string): Promise<void>;
   /**
    * Published posts newest first (see `comparePostsNewestFirst`), skipping `offset` and
    * returning at most `limit`, with the total number of published posts.

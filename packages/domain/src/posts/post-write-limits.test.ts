@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createInMemoryAttemptLimiter } from '../accounts/in-memory-attempt-limiter.js';
 import { DomainError, isDomainError } from '../shared/errors.js';
 import { crossing, holdNextCall } from '../test-support/hold.js';
@@ -87,5 +87,19 @@ describe('the write budget of posts (postWriteLimits)', () => {
     deps.clock.advance(HOUR * 1000);
     expect((await keyed('k3', newPost)).replayed).toBe(false);
     expect((await deps.posts.listPublished(0, 10)).posts).toHaveLength(2);
+  });
+
+  it('spends a keyed create that held its key and failed afterwards (its record stays), and gives back one that failed before reserving it', async () => {
+    const deps = { ...budgeted(2), idempotencyKeys: createInMemoryIdempotencyStore() };
+    const bytes = new TextEncoder().encode(JSON.stringify(newPost));
+    const keyed = (key: string) => createPost(deps, { body: bodyOf(newPost), client, idempotency: { key, request: () => Promise.resolve(bytes) } });
+    const code = (error: unknown) => (isDomainError(error) ? error.code : error);
+    vi.spyOn(deps.idempotencyKeys, 'reserve').mockRejectedValueOnce(new DomainError('StoreUnavailable'));
+    expect(code(await keyed('k1').catch((error: unknown) => error))).toBe('StoreUnavailable');
+    vi.spyOn(deps.posts, 'insertAs').mockRejectedValueOnce(new DomainError('StoreUnavailable'));
+    expect(code(await keyed('k1').catch((error: unknown) => error))).toBe('StoreUnavailable');
+    expect((await keyed('k1')).replayed).toBe(false);
+    // Two spent (the run that reserved the key and failed, the one that stored the post); the first was given back.
+    expect(refusal(await keyed('k2').catch((error: unknown) => error))).toEqual({ code: 'TooManyAttempts', retryAfterSeconds: HOUR });
   });
 });

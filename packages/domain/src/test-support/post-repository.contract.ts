@@ -4,6 +4,8 @@ import type { PostRepository } from '../posts/ports.js';
 import { idsThatNameNothing } from './ids.js';
 
 const T0 = 1_767_225_600_000;
+/** Until when a key kept by `insertAs` lives in these tests: a day from now, by the system's clock (which both adapters judge tombstones by). */
+const keyLives = () => Date.now() + 86_400_000;
 
 function newPost(overrides: Partial<NewPost> = {}): NewPost {
   return {
@@ -66,6 +68,7 @@ export function describePostRepositoryContract(
         expect(await posts.update(id, { title: 'x', updatedAt: T0 + 1 })).toBeNull();
         expect(await posts.update(id, { title: 'x', updatedAt: T0 + 1 }, [FIRST_POST_VERSION])).toBeNull();
         expect(await posts.delete(id, [FIRST_POST_VERSION])).toBe(false);
+        await posts.takeBack(id);
       }
       expect(await posts.countPublished()).toBe(1);
     });
@@ -145,9 +148,9 @@ export function describePostRepositoryContract(
       const id = posts.newId();
       expect(id).toEqual(expect.any(String));
       expect(posts.newId()).not.toBe(id);
-      const post = await posts.insertAs(id, newPost({ title: 'First' }));
+      const post = await posts.insertAs(id, newPost({ title: 'First' }), keyLives());
       expect(post).toStrictEqual({ ...newPost({ title: 'First' }), id });
-      expect(await posts.insertAs(id, newPost({ title: 'Second' }))).toBeNull();
+      expect(await posts.insertAs(id, newPost({ title: 'Second' }), keyLives())).toBeNull();
       expect(await posts.findById(id)).toStrictEqual({ post, version: FIRST_POST_VERSION });
       expect((await posts.listPublished(0, 10)).posts).toStrictEqual([post]);
       expect(await posts.countByAuthor(post?.authorId ?? '')).toBe(1);
@@ -164,9 +167,47 @@ export function describePostRepositoryContract(
 
     it('lets exactly one of concurrent inserts under one id store', async () => {
       const id = posts.newId();
-      const all = await Promise.all(Array.from({ length: 5 }, (_, i) => posts.insertAs(id, newPost({ title: `t${i}` }))));
+      const all = await Promise.all(Array.from({ length: 5 }, (_, i) => posts.insertAs(id, newPost({ title: `t${i}` }), keyLives())));
       expect(all.filter((post) => post !== null)).toHaveLength(1);
       expect(await posts.countPublished()).toBe(1);
+    });
+
+    it('leaves a tombstone of a post insertAs stored, deleted while its key lives: insertAs never stores over it, and nothing else finds it', async () => {
+      const id = posts.newId();
+      const post = await posts.insertAs(id, newPost(), keyLives());
+      expect(post).not.toBeNull();
+      expect(await posts.delete(id, [FIRST_POST_VERSION])).toBe(true);
+      expect(await posts.insertAs(id, newPost({ title: 'Again' }), keyLives())).toBeNull();
+      expect(await posts.findById(id)).toBeNull();
+      // Version 0 is a post stored before versions: a tombstone, which has none either, is not one.
+      for (const versions of [undefined, [0], [FIRST_POST_VERSION]]) {
+        expect(await posts.update(id, { title: 'Back', published: true, updatedAt: T0 + 1 }, versions)).toBeNull();
+        expect(await posts.delete(id, versions)).toBe(false);
+      }
+      expect(await posts.listPublished(0, 10)).toStrictEqual({ posts: [], total: 0 });
+      expect(await posts.countPublished()).toBe(0);
+      expect(await posts.listByAuthor('author-1', 0, 10)).toStrictEqual({ posts: [], total: 0 });
+      expect(await posts.countByAuthor('author-1')).toBe(0);
+      expect(await posts.deleteByAuthor('author-1')).toBe(0);
+      await posts.takeBack(id);
+      expect(await posts.insertAs(id, newPost({ title: 'Again' }), keyLives())).toBeNull();
+      expect(await posts.findById(id)).toBeNull();
+    });
+
+    it('leaves no tombstone of a post taken back, or deleted with its author: insertAs stores it again', async () => {
+      const [taken, withAuthor] = [posts.newId(), posts.newId()];
+      await posts.insertAs(taken, newPost(), keyLives());
+      await posts.insertAs(withAuthor, newPost({ authorId: 'author-2' }), keyLives());
+      await posts.takeBack(taken);
+      expect(await posts.findById(taken)).toBeNull();
+      expect(await posts.deleteByAuthor('author-2')).toBe(1);
+      const again = await posts.insertAs(taken, newPost({ title: 'Again' }), keyLives());
+      expect(again).toStrictEqual({ ...newPost({ title: 'Again' }), id: taken });
+      expect(await posts.insertAs(withAuthor, newPost({ authorId: 'author-2' }), keyLives())).not.toBeNull();
+      expect(await posts.countPublished()).toBe(2);
+      // Taking back a post that is not there changes nothing.
+      await posts.takeBack(posts.newId());
+      expect(await posts.countPublished()).toBe(2);
     });
 
     it('deletes a post once', async () => {

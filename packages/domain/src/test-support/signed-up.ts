@@ -16,14 +16,15 @@ export const ALICE = { email: 'alice@example.com', name: 'Alice', password: 'cor
 
 /**
  * Every port the use cases take, in this process: empty in-memory stores of users, posts and
- * idempotency keys, a manual clock (starting at `start`), fake tokens that expire by it, a fake
- * hasher, and the open posts policy (a test of another spreads its own over it).
+ * idempotency keys, a manual clock (starting at `start`; the posts' tombstones go by it too), fake
+ * tokens that expire by it, a fake hasher, and the open posts policy (a test of another spreads
+ * its own over it).
  */
 export function inMemoryDeps(start?: number) {
   const clock = manualClock(start);
   return {
     users: createInMemoryUserRepository(),
-    posts: createInMemoryPostRepository(),
+    posts: createInMemoryPostRepository({ clock }),
     idempotencyKeys: createInMemoryIdempotencyStore(),
     clock,
     tokens: fakeTokenService(clock),
