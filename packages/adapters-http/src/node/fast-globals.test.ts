@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -11,6 +11,46 @@ async function report(...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, ['--conditions=source', '--import', 'tsx', child, ...args], { cwd: fileURLToPath(new URL('../..', import.meta.url)) });
   return JSON.parse(stdout) as Record<string, unknown>;
 }
+
+/** The probes whose answers differ between `a` and `b`. */
+function differing(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
+  return Object.keys(a).filter((name) => !isDeepStrictEqual(a[name], b[name]));
+}
+
+/**
+ * What can still tell the stand-ins from Node's classes while a server is open, as
+ * docs/architecture.md lists it: none of it changes what an object holds, what is sent, or what
+ * the objects answer.
+ */
+const STILL_TELLS = [
+  'Object.getPrototypeOf(x) === X.prototype',
+  'the global is the class Node made',
+  'Node’s own objects against the captured class',
+  "Node's methods called on the objects",
+  'Function.prototype.toString of the classes',
+];
+
+describe('the globals, probed before serveNode, while it serves and after close() (globals-probes.ts)', () => {
+  it('differ on the fast path only in what docs/architecture.md lists, and not at all after close()', async () => {
+    const seen = (await report('probes')) as Record<string, Record<string, unknown>>;
+    const before = seen.before as Record<string, unknown>;
+    expect(Object.keys(before).length).toBeGreaterThanOrEqual(71);
+    const during = differing(seen.during as Record<string, unknown>, before);
+    console.info(`[globals] ${Object.keys(before).length} probes; differing while serving: ${during.length} (${during.join('; ')}); after close(): ${differing(seen.after as Record<string, unknown>, before).length}`);
+    expect(during).toStrictEqual(STILL_TELLS);
+    expect(differing(seen.after as Record<string, unknown>, before)).toStrictEqual([]);
+  });
+
+  it('do not differ at all with the fast path off, not even while serveNode starts', async () => {
+    const seen = (await report('probes-off')) as Record<string, Record<string, unknown>>;
+    const before = seen.before as Record<string, unknown>;
+    expect(differing(seen.during as Record<string, unknown>, before)).toStrictEqual([]);
+    expect(differing(seen.after as Record<string, unknown>, before)).toStrictEqual([]);
+    // Checked between microtasks and between turns of the event loop, from the call of serveNode to its listening.
+    expect(seen.startup).toStrictEqual({ checks: expect.any(Number), standIns: 0 });
+    expect((seen.startup as { checks: number }).checks).toBeGreaterThanOrEqual(50);
+  });
+});
 
 describe('a process serving on the fast path, seen from outside the adapter', () => {
   it('sees Headers, Request, Response and fetch behave as Node’s own, and gets Node’s own back after close()', async () => {

@@ -120,8 +120,8 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
   const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts };
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
   const connections = new ClosingConnections({ ...DEFAULT_LINGER, ...options.linger }, limits.lingering);
-  const { getRequestListener, RequestError } = await loadNodeServer();
   const fast = options.fastPath ?? true;
+  const { getRequestListener, RequestError } = await loadNodeServer(fast);
   const release = fast ? holdFastGlobals() : () => {};
   let listener: Listener;
   try {
@@ -206,12 +206,15 @@ type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 type NodeServerModule = typeof HonoNodeServer;
 
 /**
- * @hono/node-server, loaded with the stand-ins held: it reads request headers from Node's request
- * lazily only while the global `Headers` is the one it found when it loaded (and copies them into
- * a new `Headers` otherwise), so the fast path needs the stand-in found. Off the fast path, the
- * copy is into Node's own `Headers`.
+ * @hono/node-server, loaded (the first time) with the stand-ins held on the fast path: it reads
+ * request headers from Node's request lazily only while the global `Headers` is the one it found
+ * when it loaded (and copies them into a new `Headers` otherwise), so the fast path needs the
+ * stand-in found. Off the fast path nothing touches the globals, not even while it loads: it then
+ * finds Node's own `Headers`, and a fast server started later in the same process refuses to start
+ * (`checkFastPath`).
  */
-async function loadNodeServer(): Promise<NodeServerModule> {
+async function loadNodeServer(fast: boolean): Promise<NodeServerModule> {
+  if (!fast) return import('@hono/node-server');
   const release = holdFastGlobals();
   try {
     return await import('@hono/node-server');
@@ -241,7 +244,7 @@ function checkFastPath(getRequestListener: NodeServerModule['getRequestListener'
   void probe(PROBE_REQUEST as unknown as IncomingMessage, { on() {} } as unknown as ServerResponse);
   if (copied !== false)
     throw new Error(
-      'serveNode: the fast path is not active: @hono/node-server was loaded before serveNode with Node’s own Headers, so it would copy every request’s headers; load it after, or pass fastPath: false',
+      'serveNode: the fast path is not active: @hono/node-server was loaded before serveNode with Node’s own Headers (by other code, or by a serveNode with fastPath: false), so it would copy every request’s headers; load it after, or pass fastPath: false',
     );
 }
 
