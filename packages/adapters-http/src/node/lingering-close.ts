@@ -128,9 +128,9 @@ export class ClosingConnections {
  * lingering close. Every other answer keeps the connection alive: one to a request that asked
  * for `100 Continue` and whose body came without it is preceded by that `100 Continue`
  * (request-body.ts, `sendPendingContinue`). An answer that follows a `100 Continue` goes out after
- * it, in whatever pieces its body is written.
+ * it, in whatever pieces its body is written. `answered` hears of every answer written in full, with its connection.
  */
-export function lingeringResponses(connections: ClosingConnections): typeof ServerResponse {
+export function lingeringResponses(connections: ClosingConnections, answered: (socket: Socket) => void): typeof ServerResponse {
   return class LingeringServerResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
     override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
     override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
@@ -150,6 +150,11 @@ export function lingeringResponses(connections: ClosingConnections): typeof Serv
       // every answer after it out of step. Queued now, the head goes out after the `100 Continue`.
       if (continued) this.flushHeaders();
       return this;
+    }
+
+    override detachSocket(socket: Socket): void {
+      super.detachSocket(socket);
+      answered(socket);
     }
   };
 }

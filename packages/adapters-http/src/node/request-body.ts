@@ -21,6 +21,7 @@ const dropBody = Symbol('dropBody');
 const continueFirst = Symbol('continueFirst');
 const sendContinue = Symbol('sendContinue');
 const continueSent = Symbol('continueSent');
+const receivedBytes = Symbol('receivedBytes');
 
 /** What `requestsWithBodyBuffer`'s requests add to Node's. */
 interface BufferedBody {
@@ -29,6 +30,7 @@ interface BufferedBody {
   [continueFirst](response: ServerResponse): void;
   [sendContinue](): boolean;
   [continueSent](): boolean;
+  [receivedBytes](): number;
 }
 
 function isBuffered(request: IncomingMessage): request is IncomingMessage & BufferedBody {
@@ -127,6 +129,10 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
       this.#body = undefined;
     }
 
+    [receivedBytes](): number {
+      return this.#body?.size ?? 0;
+    }
+
     [continueFirst](response: ServerResponse): void {
       this.#continue = response;
     }
@@ -172,6 +178,11 @@ function clientGone(): Error {
  */
 export function readRequestBody(request: IncomingMessage, maxBytes: number): Promise<Uint8Array> | undefined {
   return isBuffered(request) ? request[readBody](maxBytes) : undefined;
+}
+
+/** Bytes of `request`'s body received and kept so far (none once refused or dropped). */
+export function bodyBytesReceived(request: IncomingMessage): number {
+  return isBuffered(request) ? request[receivedBytes]() : 0;
 }
 
 /** Keeps nothing more of `request`'s body: it was answered without it. */

@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { SECURITY_HEADERS } from '../response/security-headers.js';
 import { MAX_BODY_BYTES } from '../body-limit.js';
 import { answerClientErrorsWithJson, answerConnectWithJson, answerWithJson, requestErrorResponse } from './client-error-response.js';
+import { ConnectionBudget } from './connection-budget.js';
 import { directAnswers, type DirectAnswers } from './direct-answers.js';
 import { fastGlobalsHeld, holdFastGlobals } from './fast-globals.js';
 import { LightHeaders } from './light-headers.js';
@@ -36,10 +37,12 @@ export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = {
   checkIntervalMs: 1_000,
 };
 
-/** How many connections one server holds at once. */
+/** How many connections one server holds at once (connection-budget.ts says which it closes for a newcomer). */
 export interface ConnectionLimits {
-  /** Open connections, lingering ones included: past it, a new connection is closed as soon as it is accepted, unanswered. */
+  /** Open connections, lingering ones included: past it, the connection doing the least is closed to make room. */
   readonly open: number;
+  /** Open connections from one client address (IPv6: one /64): past it, that address's connection doing the least is closed. 0: no such bound. */
+  readonly perAddress: number;
   /** Connections in their lingering close: past it, the one that has lingered longest is closed at once. */
   readonly lingering: number;
 }
@@ -47,10 +50,12 @@ export interface ConnectionLimits {
 /**
  * The production limits, for one process on two cores. An open connection costs a few
  * kilobytes while idle, and up to the 1 MiB body limit while a body arrives: at most 1 GiB of
- * bodies at once. Lingering connections are those answered early (or refused): a client that
- * makes many of them cannot take more than an eighth of the connections for it.
+ * bodies at once. A browser opens 6 connections to a host, a proxy or a shared address a few
+ * dozen to a few hundred: one address may hold a quarter of them. Lingering connections are
+ * those answered early (or refused): a client that makes many of them cannot take more than an
+ * eighth of the connections for it.
  */
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { open: 1024, lingering: 128 };
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { open: 1024, perAddress: 256, lingering: 128 };
 
 /** How long shutdown waits for in-flight requests before cutting connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -63,7 +68,7 @@ export interface ServeNodeOptions {
   readonly timeouts?: Partial<ServerTimeouts>;
   /** How long a closing connection keeps reading after an early answer. */
   readonly linger?: Partial<LingerBounds>;
-  /** How many connections, and lingering ones, it holds at once. */
+  /** How many connections it holds at once: in all, from one address, lingering. */
   readonly connections?: Partial<ConnectionLimits>;
   /** The most of a request body the server keeps, as the API's body limit (1 MiB) by default. */
   readonly maxBodyBytes?: number;
@@ -120,6 +125,7 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
   const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts };
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
   const connections = new ClosingConnections({ ...DEFAULT_LINGER, ...options.linger }, limits.lingering);
+  const budget = new ConnectionBudget(limits.open, limits.perAddress);
   const fast = options.fastPath ?? true;
   const { getRequestListener, RequestError } = await loadNodeServer(fast);
   const release = fast ? holdFastGlobals() : () => {};
@@ -141,11 +147,10 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     keepAliveTimeout: timeouts.keepAliveMs,
     connectionsCheckingInterval: timeouts.checkIntervalMs,
     IncomingMessage: requestsWithBodyBuffer(options.maxBodyBytes ?? MAX_BODY_BYTES),
-    ServerResponse: lingeringResponses(connections),
+    ServerResponse: lingeringResponses(connections, (socket) => budget.answered(socket)),
     // Answered in JSON below rather than with Node's bare 400.
     requireHostHeader: false,
   });
-  server.maxConnections = limits.open;
   const open = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     // Node ends a connection after an answer that closes it with destroySoon(), which destroys it
@@ -153,9 +158,10 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     socket.destroySoon = () => connections.linger(socket);
     open.add(socket);
     socket.once('close', () => open.delete(socket));
+    budget.admit(socket);
   });
   const draining = { now: false };
-  const serve = requestGate(connections, draining, listener);
+  const serve = requestGate(connections, budget, draining, listener);
   server.on('request', serve);
   // Expect: 100-continue: `100 Continue` goes out when the body is read, not before: an answer
   // that needs no body (413 by Content-Length, 415, 401) goes out without inviting the upload.
@@ -164,7 +170,7 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     serve(request, response);
   });
   // Any other expectation is one this server cannot meet.
-  server.on('checkExpectation', requestGate(connections, draining, (_request, response) => answerWithJson(response, 'ExpectationFailed', SECURITY_HEADERS)));
+  server.on('checkExpectation', requestGate(connections, budget, draining, (_request, response) => answerWithJson(response, 'ExpectationFailed', SECURITY_HEADERS)));
   answerConnectWithJson(server, connections, SECURITY_HEADERS);
   answerClientErrorsWithJson(server, connections, SECURITY_HEADERS);
 
@@ -264,9 +270,10 @@ function closeAfter(connections: ClosingConnections, response: ServerResponse): 
 /**
  * `listener`, for the requests that may run: none after an answer that closes the connection
  * (RFC 9112 §9.6), and none without `Host` in HTTP/1.1 (RFC 9112 §3.2), which is answered 400.
- * While the server drains, every request's answer closes its connection.
+ * While the server drains, every request's answer closes its connection. Each request that runs
+ * tells the connection budget that its connection is busy again.
  */
-function requestGate(connections: ClosingConnections, draining: { readonly now: boolean }, listener: Listener): Listener {
+function requestGate(connections: ClosingConnections, budget: ConnectionBudget, draining: { readonly now: boolean }, listener: Listener): Listener {
   return (request, response) => {
     const { socket } = request;
     if (connections.closing(socket)) {
@@ -275,6 +282,7 @@ function requestGate(connections: ClosingConnections, draining: { readonly now: 
       connections.stopParsing(socket);
       return;
     }
+    budget.began(socket, request);
     lastResponses.set(socket, response);
     // The client asked to close (or spoke HTTP/1.0 without keep-alive), or the server drains:
     // nothing after this request runs.
