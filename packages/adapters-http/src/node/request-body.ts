@@ -6,7 +6,14 @@ import { BodyBuffer } from '../request/body-buffer.js';
 // request one piece per parser callback: one piece per TCP read for a `Content-Length` body, one
 // per chunk for a chunked one, each a Buffer of its own (some 360 bytes of bookkeeping for a
 // one-byte chunk), and the request keeps the pieces in its stream's queue until someone reads
-// them. Here every piece is copied into one buffer as it arrives, and dropped.
+// them. Here every piece is copied into one buffer as it arrives, and dropped. The CPU a chunked
+// body costs follows its chunks, which its sender chooses: a body in more chunks than its size
+// needs is refused as too costly.
+
+/** Chunks any chunked body may come in, whatever its size. */
+export const FREE_CHUNKS = 1024;
+/** Beyond `FREE_CHUNKS`, a chunk more for every so many bytes of body. */
+export const MIN_BYTES_PER_CHUNK = 16;
 
 const EMPTY = new Uint8Array(0);
 
@@ -40,8 +47,9 @@ function isBuffered(request: IncomingMessage): request is IncomingMessage & Buff
 /**
  * The request class for a server whose bodies are kept in one buffer (Node's documented
  * `IncomingMessage` option of `createServer`): a body of up to `limit` bytes is kept, in one
- * `BodyBuffer`, as the parser hands it over (node-internals.ts, fact 1); past `limit` nothing more
- * is kept and a read is refused with `BodyTooLarge`. A body is read with `readRequestBody`, or, as
+ * `BodyBuffer`, as the parser hands it over (node-internals.ts, fact 1); past `limit`, or once a
+ * chunked body has come in more pieces than `FREE_CHUNKS` and one for every `MIN_BYTES_PER_CHUNK`
+ * bytes it brought, nothing more is kept and a read is refused with `BodyTooLarge`. A body is read with `readRequestBody`, or, as
  * on any Node request, from the stream, where it arrives in one piece once complete (and not at
  * all once over the limit).
  */
@@ -55,10 +63,12 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
     #taken = false;
     #continue: ServerResponse | undefined;
     #continued = false;
+    /** Pieces of a chunked body so far (undefined for a body framed by its length). */
+    #chunks: number | undefined;
 
     // Every piece within the limit is taken at once, so the stream's queue never holds pieces and
-    // the parser reads on while the route decides. Past the limit (or once answered without it)
-    // nothing is kept and `false` makes the parser stop reading the socket (Node's backpressure):
+    // the parser reads on while the route decides. Past the limit (in bytes or in chunks), or once
+    // answered without it, nothing is kept and `false` makes the parser stop reading the socket:
     // the rest of a refused body waits in the kernel, unread, for the answer, after which the
     // connection drops it unparsed (lingering-close.ts).
     override push(piece: Buffer | null, _encoding?: BufferEncoding): boolean {
@@ -71,8 +81,15 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
           return false;
         }
         this.#body = new BodyBuffer(Math.min(limit, declared ?? limit));
+        if (this.headers['transfer-encoding'] !== undefined) this.#chunks = 0;
       }
-      if (this.#body.size + piece.byteLength <= this.#max && this.#body.append(piece)) return true;
+      const size = this.#body.size + piece.byteLength;
+      // A chunk cut across two reads is two pieces: the free chunks leave room for the cuts.
+      if (this.#chunks !== undefined && ++this.#chunks > FREE_CHUNKS + size / MIN_BYTES_PER_CHUNK) {
+        this.#refuse();
+        return false;
+      }
+      if (size <= this.#max && this.#body.append(piece)) return true;
       this.#refuse();
       return false;
     }
