@@ -124,6 +124,73 @@ afterAll(() => {
   if (oneByteChunkRun) console.info(`[hostile input] one-byte chunks: ${JSON.stringify(oneByteChunkRun)}`);
 });
 
+/** Writes `data` to `conn`, waiting for the socket to take it when its buffer is full (or to close). */
+async function writeAll(conn: Awaited<ReturnType<typeof rawConnection>>, data: string | Buffer): Promise<void> {
+  if (conn.socket.destroyed || conn.write(data)) return;
+  await new Promise((resolve) => {
+    conn.socket.once('drain', resolve);
+    conn.socket.once('close', resolve);
+  });
+}
+
+// The review's shape: 30 connections, each a slow request (a login, which waits for bcrypt) with 60
+// requests of 1 MiB bodies pipelined behind it. The server answers the 60 while the login waits,
+// and must keep neither their bodies nor their answers: a connection with answers waiting stops
+// being read, and a body is let go once its request has it. The logins take their turns on two
+// bcrypt threads, so the last connections wait long behind theirs on a busy machine: the request
+// timeout is long enough for that (a request the server stopped reading halfway still counts its time).
+describe('a connection holds at most one body, pipelined or not, on a server process of its own (memory store)', () => {
+  /** Answers each connection waits for: the login's and ten of the bodies' (the rest are the same, one at a time). */
+  const ANSWERS = 11;
+
+  it('30 connections pipelining 60 bodies of 1 MiB behind a slow login grow its peak memory by 6 MiB a connection at most', { timeout: 400_000 }, async () => {
+    const env = { JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '2', NODE_OPTIONS: '--max-semi-space-size=4' };
+    const server = await startInkwell({ in: 'child', store: 'memory', env, timeouts: { requestMs: 380_000 } });
+    try {
+      const pid = server.child.process.pid as number;
+      for (let i = 0; i < 20; i++) await (await fetch(`${server.url}/posts`)).arrayBuffer();
+      await sleep(200);
+      const before = memoryOf(pid);
+      resetPeak(pid);
+      // Each for an e-mail of its own, under the limit of failed logins per e-mail.
+      const loginRequest = (i: number) => {
+        const login = JSON.stringify({ email: `nobody-${i}@example.com`, password: 'a slow password check' });
+        return `POST /auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${login.length}\r\n\r\n${login}`;
+      };
+      const head = `POST /posts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const started = performance.now();
+      const statuses = await Promise.all(
+        Array.from({ length: 30 }, async (_, i) => {
+          const conn = await rawConnection(server.port);
+          const writing = (async () => {
+            await writeAll(conn, loginRequest(i));
+            for (let i = 0; i < 60 && !conn.socket.destroyed; i++) {
+              await writeAll(conn, head);
+              await writeAll(conn, body);
+            }
+          })();
+          // The login's answer, and the bodies' that waited behind it, once the server reads on.
+          while (parseRawResponses(conn.received()).length < ANSWERS && !conn.socket.destroyed) await sleep(20);
+          conn.socket.destroy();
+          await writing;
+          return parseRawResponses(conn.received()).map((raw) => raw.status).slice(0, ANSWERS);
+        }),
+      );
+      const grewMiB = memoryOf(pid).peak - before.rss;
+      pipelined = { connections: 30, grewMiB: Math.round(grewMiB), perConnectionMiB: Math.round((grewMiB / 30) * 10) / 10, seconds: Math.round((performance.now() - started) / 100) / 10 };
+      for (const answers of statuses) expect(answers).toEqual([401, ...Array<number>(ANSWERS - 1).fill(400)]);
+      expect(grewMiB / 30).toBeLessThan(6);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+let pipelined: Record<string, number> | undefined;
+afterAll(() => {
+  if (pipelined) console.info(`[hostile input] pipelined bodies behind a slow login: ${JSON.stringify(pipelined)}`);
+});
+
 describeHostileInput({ label: 'memory store', start: () => startInkwell({ in: 'process', store: memoryStore(), timeouts: HOSTILE_TIMEOUTS }) });
 
 afterAll(() => {

@@ -1,7 +1,8 @@
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { detachParser } from './node-internals.js';
+import { answerWaiting, answerWritten, releaseHolds } from './backpressure.js';
+import { detachParser, responseInFlight } from './node-internals.js';
 import { continueWasSent, dropRequestBody, sendPendingContinue } from './request-body.js';
 
 /**
@@ -88,6 +89,7 @@ export class ClosingConnections {
   linger(socket: Duplex): void {
     if (this.#lingering.has(socket) || socket.destroyed) return;
     this.stopParsing(socket);
+    releaseHolds(socket);
     if (this.maxLingering === 0) {
       this.destroyWhenWritten(socket);
       socket.end();
@@ -128,7 +130,9 @@ export class ClosingConnections {
  * lingering close. Every other answer keeps the connection alive: one to a request that asked
  * for `100 Continue` and whose body came without it is preceded by that `100 Continue`
  * (request-body.ts, `sendPendingContinue`). An answer that follows a `100 Continue` goes out after
- * it, in whatever pieces its body is written. `answered` hears of every answer written in full, with its connection.
+ * it, in whatever pieces its body is written. An answer ended while an earlier one on the connection
+ * is still being prepared waits for it, and the connection is not read meanwhile (backpressure.ts).
+ * `answered` hears of every answer written in full, with its connection.
  */
 export function lingeringResponses(connections: ClosingConnections, answered: (socket: Socket) => void): typeof ServerResponse {
   return class LingeringServerResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
@@ -155,6 +159,17 @@ export function lingeringResponses(connections: ClosingConnections, answered: (s
     override detachSocket(socket: Socket): void {
       super.detachSocket(socket);
       answered(socket);
+    }
+
+    override end(...args: unknown[]): this {
+      const socket = this.req.socket;
+      const waits = !this.writableEnded && !socket.destroyed && responseInFlight(socket) !== this;
+      (ServerResponse.prototype.end as (...given: unknown[]) => this).apply(this, args);
+      if (waits) {
+        answerWaiting(socket);
+        this.once('close', () => answerWritten(socket));
+      }
+      return this;
     }
   };
 }

@@ -3,7 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../http-errors.js';
 import { BodyBuffer } from '../request/body-buffer.js';
-import { continueWhenRead, FREE_CHUNKS, MIN_BYTES_PER_CHUNK, readRequestBody, requestsWithBodyBuffer } from './request-body.js';
+import { bodyBytesReceived, continueWhenRead, FREE_CHUNKS, MIN_BYTES_PER_CHUNK, readRequestBody, requestsWithBodyBuffer } from './request-body.js';
 
 describe('BodyBuffer', () => {
   it('keeps a body that comes whole in its first piece as that piece, without a copy, unless the piece shares its memory', () => {
@@ -94,6 +94,33 @@ describe('requests whose body is kept in one buffer', () => {
     // A body framed by its length is not counted in pieces: its pieces are the TCP reads.
     const framed = await exchange(100_000, echo(100_000), 'POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 3000\r\n\r\n', ...Array.from({ length: 3000 }, () => 'l'));
     expect(bodyOf(framed)).toContain('read 3000: ');
+  });
+
+  it('hands the body over once: the request keeps nothing of it, and a second read is refused', async () => {
+    const seen: string[] = [];
+    const text = await exchange(
+      10_000,
+      (request, response) => {
+        const first = readRequestBody(request, 100);
+        void first?.then(async (body) => {
+          seen.push(`read ${body.byteLength}`, `kept ${bodyBytesReceived(request)}`);
+          await readRequestBody(request, 100)?.catch((error: Error) => seen.push(error.message));
+          response.end('done');
+        });
+      },
+      'POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello',
+    );
+    expect({ answer: bodyOf(text), seen }).toEqual({ answer: 'done', seen: ['read 5', 'kept 0', 'request body read twice'] });
+  });
+
+  it('refuses a body over the limit as soon as it passes it, by its Content-Length before any byte', async () => {
+    const streamed = await exchange(100, echo(100), `POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n${chunked('y'.repeat(101))}`);
+    expect(bodyOf(streamed)).toContain('refused: BodyTooLarge');
+    const declared = await exchange(100, echo(100), 'POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 101\r\n\r\n');
+    expect(bodyOf(declared)).toContain('refused: BodyTooLarge');
+    // The reader's own limit, when lower than the server's.
+    const lower = await exchange(100, echo(10), 'POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 11\r\n\r\n01234567890');
+    expect(bodyOf(lower)).toContain('refused: BodyTooLarge');
   });
 
   it("hands the whole body, in one piece, to whoever reads the request's stream instead", async () => {

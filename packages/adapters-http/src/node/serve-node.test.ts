@@ -15,6 +15,7 @@ function latch(): { promise: Promise<void>; open: () => void } {
 
 /**
  * An app whose `/held/:name` answers only once the test opens that name's latch; it tells when each started.
+ * `GET /seen/:name` answers at once, and `POST /read-later/:name` reads its body once the latch opens.
  * `POST /upload/:name` answers 415 to a body that is not JSON, and otherwise reads the body (unless
  * `?read=no`) and answers 200 with the name, as JSON or (`?answer=bytes`) as bytes; it keeps Node's
  * response of each name.
@@ -35,6 +36,16 @@ function heldApp() {
       started.add(name);
       await gate(name).promise;
       return c.json({ name });
+    })
+    .get('/seen/:name', (c) => {
+      started.add(c.req.param('name'));
+      return c.json({ name: c.req.param('name') });
+    })
+    .post('/read-later/:name', async (c) => {
+      const name = c.req.param('name');
+      started.add(name);
+      await gate(name).promise;
+      return c.json({ name, bytes: (await readBodyAtMost(c, 1024 * 1024)).byteLength });
     })
     .post('/upload/:name', async (c) => {
       const name = c.req.param('name');
@@ -206,4 +217,37 @@ describe.each([
       expect(client.answers()).toEqual([keptAlive(200, '{"name":"first"}'), interim, keptAlive(200, body), keptAlive(200, body.replace('second', 'third'))]);
     },
   );
+});
+
+describe('serveNode: a connection holds what its client has not let it pass on', () => {
+  it('stops reading a connection while an answer waits behind an earlier one, and reads on once it is written', async () => {
+    const held = heldApp();
+    const { url } = await serve(held.app);
+    const client = await rawConnection(url);
+    client.send('/held/slow', '/seen/answered');
+    await vi.waitFor(() => expect(held.started).toEqual(new Set(['slow', 'answered'])));
+    // Sent after the answer waits: the server does not read it.
+    client.send('/seen/later');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(held.started.has('later')).toBe(false);
+    held.release('slow');
+    await vi.waitFor(() => expect(client.answers()).toHaveLength(3));
+    expect(client.answers().map(({ body }) => body)).toEqual(['{"name":"slow"}', '{"name":"answered"}', '{"name":"later"}']);
+  });
+
+  it('stops reading a connection holding more than 64 KiB of bodies their requests have not taken, and reads on once taken', async () => {
+    const held = heldApp();
+    const { url } = await serve(held.app);
+    const client = await rawConnection(url);
+    const body = 'x'.repeat(100 * 1024);
+    client.socket.write(`POST /read-later/big HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    await vi.waitFor(() => expect(held.started.has('big')).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    client.send('/seen/later');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(held.started.has('later')).toBe(false);
+    held.release('big');
+    await vi.waitFor(() => expect(client.answers()).toHaveLength(2));
+    expect(client.answers().map(({ body: text }) => text)).toEqual([`{"name":"big","bytes":${body.length}}`, '{"name":"later"}']);
+  });
 });
