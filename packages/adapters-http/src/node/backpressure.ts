@@ -1,4 +1,5 @@
 import type { Duplex } from 'node:stream';
+import { pauseReading, stopReading } from './node-internals.js';
 
 // What a connection holds for its client, bounded: the server stops reading a connection while
 // it holds answers written and waiting behind an earlier one that is still being prepared
@@ -27,25 +28,26 @@ const holds = new WeakMap<Duplex, Holds>();
 
 function holdsOf(socket: Duplex): Holds {
   let found = holds.get(socket);
-  if (found === undefined) {
-    const created: Holds = { waitingAnswers: 0, unclaimedBytes: 0, paused: false };
-    holds.set(socket, created);
-    // Whatever resumes the socket meanwhile (Node's own pipelining backpressure once it lets go,
-    // a request stream read) does so on a later tick, through 'resume': it stays paused while held.
-    socket.on('resume', () => {
-      if (holds.get(socket)?.paused === true) socket.pause();
-    });
-    found = created;
-  }
+  if (found === undefined) holds.set(socket, (found = { waitingAnswers: 0, unclaimedBytes: 0, paused: false }));
   return found;
 }
+
+/** Whether the socket has been paused for its holds before: its 'resume' is then answered already. */
+const watched = new WeakSet<Duplex>();
 
 function update(socket: Duplex, held: Holds): void {
   const hold = held.waitingAnswers > 0 || held.unclaimedBytes > UNCLAIMED_BODY_BYTES;
   if (hold === held.paused) return;
   held.paused = hold;
-  if (hold) socket.pause();
-  else if (!socket.destroyed) socket.resume();
+  if (!hold) {
+    if (!socket.destroyed) socket.resume();
+  } else if (watched.has(socket)) pauseReading(socket);
+  else {
+    watched.add(socket);
+    // Whatever resumes the socket meanwhile (Node's own pipelining backpressure once it lets go,
+    // a request stream read) does so through 'resume': it stays paused while held.
+    stopReading(socket, () => holds.get(socket)?.paused === true);
+  }
 }
 
 /** An answer on `socket` is written and waits behind an earlier one: the socket is not read until `answerWritten`. */

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { addressKey } from '../request/client-address.js';
 import { hasBody } from './lingering-close.js';
-import { responseInFlight } from './node-internals.js';
+import { responseInFlight, stopReading } from './node-internals.js';
 import { bodyBytesReceived, dropRequestBody } from './request-body.js';
 
 // How one server shares its connections among its clients. A client address (IPv6: its /64) is
@@ -104,7 +104,7 @@ export class ConnectionBudget {
       held.state = 'queued';
       address.queued.add(held);
       this.#queued.add(held);
-      unread(socket, () => held.state === 'queued');
+      stopReading(socket, () => held.state === 'queued');
     } else {
       if (address !== undefined) address.served++;
       this.#waiting.add(held);
@@ -186,7 +186,7 @@ export class ConnectionBudget {
 
   /** Resets `socket` after `CLOSE_DELAY_MS`, reading nothing more of it meanwhile. */
   #closeLater(socket: Socket): void {
-    unread(socket, () => true);
+    stopReading(socket, () => true);
     if (this.#closing.size >= this.#maxClosing) first(this.#closing)?.resetAndDestroy();
     this.#closing.add(socket);
     const reset = setTimeout(() => socket.resetAndDestroy(), CLOSE_DELAY_MS);
@@ -227,23 +227,6 @@ export class ConnectionBudget {
     }
     return undefined;
   }
-}
-
-/**
- * Stops reading `socket` while `still()` says so. Node's server stops reading a socket on its
- * 'pause' event, which `pause()` emits only when the socket flows, and starts again on 'resume',
- * which it emits on the next tick after a `resume()` whatever happened in between: the parser's
- * 'data' listener, added before the server's 'connection' event, resumes a new connection so.
- * Each 'resume' is answered by a pause, made to count by marking the socket as flowing first.
- */
-function unread(socket: Socket, still: () => boolean): void {
-  const pause = () => {
-    if (!still()) return;
-    socket.readableFlowing = true;
-    socket.pause();
-  };
-  pause();
-  socket.on('resume', pause);
 }
 
 function first<T>(set: Set<T>): T | undefined {
