@@ -385,10 +385,10 @@ export function describeHostileInput(target: ServerTarget): void {
         expectContractAnswer(exchange.responses[1] as RawResponse, 431, 'Request headers too large');
       });
 
-      it('answers the requests pipelined before a CONNECT first, in order, then the 405: a signup gets its 201', async () => {
+      it('answers the requests pipelined before a CONNECT first, in order, then the 405: a signup gets its 201', { timeout: 30_000 }, async () => {
         const signup = JSON.stringify({ email: 'before-connect@example.com', name: 'Before', password: PASSWORD });
         const connect = 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n';
-        const afterSignup = await rawExchange(t.port, [`${request('POST /auth/signup HTTP/1.1', signup)}${connect}`], 2, 5_000);
+        const afterSignup = await rawExchange(t.port, [`${request('POST /auth/signup HTTP/1.1', signup)}${connect}`], 2, 20_000);
         expect(afterSignup.responses.map((raw) => raw.status)).toEqual([201, 405]);
         expect(afterSignup.closedByServer).toBe(true);
         expectContractAnswer(afterSignup.responses[1] as RawResponse, 405, 'Method not allowed');

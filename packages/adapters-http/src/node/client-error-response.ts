@@ -121,6 +121,9 @@ function afterRunningAnswers(socket: Duplex, connections: ClosingConnections, th
  */
 export function answerConnectWithJson(server: Server, connections: ClosingConnections, answerHeaders: AnswerHeaders): void {
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    // Node hands the socket over without its own 'error' listener: a client gone by the time the
+    // answers before the 405 are out (a write meeting EPIPE or a reset) only ends the connection.
+    socket.on('error', () => socket.destroy());
     connections.stopParsing(socket);
     afterRunningAnswers(socket, connections, () => {
       if (!socket.writable) return;

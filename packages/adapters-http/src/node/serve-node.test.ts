@@ -251,3 +251,31 @@ describe('serveNode: a connection holds what its client has not let it pass on',
     expect(client.answers().map(({ body: text }) => text)).toEqual([`{"name":"big","bytes":${body.length}}`, '{"name":"later"}']);
   });
 });
+
+describe('serveNode: CONNECT', () => {
+  it('answers 405 after the answers of the requests before it, and outlives a client gone meanwhile', async () => {
+    const held = heldApp();
+    const { url } = await serve(held.app);
+    const connect = 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n';
+    const client = await rawConnection(url);
+    client.socket.write(`GET /held/first HTTP/1.1\r\nHost: x\r\n\r\n${connect}`);
+    await vi.waitFor(() => expect(held.started.has('first')).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(client.answers()).toEqual([]);
+    held.release('first');
+    await vi.waitFor(() => expect(client.ended()).toBe(true));
+    expect(client.answers().map(({ status }) => status)).toEqual([200, 405]);
+
+    // The client goes before the answers ahead of the 405 are out: the server writes nothing to it, and serves on.
+    const gone = await rawConnection(url);
+    gone.socket.write(`GET /held/second HTTP/1.1\r\nHost: x\r\n\r\n${connect}`);
+    await vi.waitFor(() => expect(held.started.has('second')).toBe(true));
+    gone.socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    held.release('second');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const after = await rawConnection(url);
+    after.send('/seen/after');
+    await vi.waitFor(() => expect(after.answers()).toHaveLength(1));
+  });
+});
