@@ -3,7 +3,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memoryStore } from '@inkwell/app';
-import { startInkwell } from '../support/start-inkwell.js';
+import type { ServerTimeouts } from '@inkwell/adapters-http';
+import { startInkwell, type ChildServer, type Env } from '../support/start-inkwell.js';
 import { MiB, TEST_JWT_SECRET } from '../support/fixtures.js';
 import { parseRawResponses, rawConnection, sleep } from '../support/raw-http.js';
 import { HOSTILE_TIMEOUTS, describeHostileInput, measurements } from './hostile-input.suite.js';
@@ -17,6 +18,25 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 
 /** Makes Linux count the process's peak resident memory from now on (clear_refs, "5"). */
 const resetPeak = (pid: number) => writeFileSync(`/proc/${pid}/clear_refs`, '5');
+
+/**
+ * A server process of its own, settled by a few ordinary requests, and how much its peak resident
+ * memory (MiB) has grown past what it held once settled: the server's own cost, nothing else's.
+ */
+async function settledServer(env: Env, timeouts?: Partial<ServerTimeouts>): Promise<{ server: ChildServer; grown: () => number }> {
+  const server = await startInkwell({ in: 'child', store: 'memory', env, ...(timeouts === undefined ? {} : { timeouts }) });
+  try {
+    const pid = server.child.process.pid as number;
+    for (let i = 0; i < 20; i++) await (await fetch(`${server.url}/posts`)).arrayBuffer();
+    await sleep(200);
+    const before = memoryOf(pid);
+    resetPeak(pid);
+    return { server, grown: () => memoryOf(pid).peak - before.rss };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}
 
 /**
  * A JSON object of exactly 1 MiB, mostly whitespace, that fails validation (no title): read in full,
@@ -65,17 +85,11 @@ describe('a body costs at most its size, on a server process of its own (memory 
   const head = (framing: string) => `POST /posts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
 
   it('16 bodies of 1 MiB with Content-Length, in 16-byte TCP segments, at once, are read and answered, and grow its peak memory by well under 100 MB', { timeout: 300_000 }, async () => {
-    const server = await startInkwell({ in: 'child', store: 'memory', env, timeouts: { requestMs: 280_000 } });
+    const { server, grown } = await settledServer(env, { requestMs: 280_000 });
     try {
-      const pid = server.child.process.pid as number;
-      // Settled: a few ordinary requests, then the peak counted from the memory it holds now.
-      for (let i = 0; i < 20; i++) await (await fetch(`${server.url}/posts`)).arrayBuffer();
-      await sleep(200);
-      const before = memoryOf(pid);
-      resetPeak(pid);
       const statuses = await Promise.all(Array.from({ length: 16 }, () => upload(server.port, head(`Content-Length: ${body.length}`), body, 16)));
       expect(statuses).toEqual(Array<number>(16).fill(400));
-      grew['with Content-Length, in 16-byte TCP segments'] = Math.round(memoryOf(pid).peak - before.rss);
+      grew['with Content-Length, in 16-byte TCP segments'] = Math.round(grown());
       expect(grew['with Content-Length, in 16-byte TCP segments']).toBeLessThan(100);
     } finally {
       await server.close();
@@ -85,13 +99,8 @@ describe('a body costs at most its size, on a server process of its own (memory 
   // A chunked body costs a parser callback per chunk, which its sender picks: one in more chunks
   // than its size needs is refused once it has passed 1024 of them (request-body.ts).
   it('16 bodies of 1 MiB in one-byte chunks at once are all refused 413 within 5 s, and the rest is dropped unparsed', { timeout: 60_000 }, async () => {
-    const server = await startInkwell({ in: 'child', store: 'memory', env });
+    const { server, grown } = await settledServer(env);
     try {
-      const pid = server.child.process.pid as number;
-      for (let i = 0; i < 20; i++) await (await fetch(`${server.url}/posts`)).arrayBuffer();
-      await sleep(200);
-      const before = memoryOf(pid);
-      resetPeak(pid);
       const started = performance.now();
       const answers = await Promise.all(
         Array.from({ length: 16 }, async () => {
@@ -108,7 +117,7 @@ describe('a body costs at most its size, on a server process of its own (memory 
         }),
       );
       const slowest = Math.max(...answers.map(({ answeredAfter }) => answeredAfter));
-      grew['chunked in one-byte chunks (refused)'] = Math.round(memoryOf(pid).peak - before.rss);
+      grew['chunked in one-byte chunks (refused)'] = Math.round(grown());
       oneByteChunkRun = { bodies: 16, allAnsweredMs: Math.round(slowest) };
       for (const { status, connection, error } of answers) expect({ status, connection, error }).toStrictEqual({ status: 413, connection: 'close', error: { error: 'Request body too large' } });
       expect(slowest).toBeLessThan(5_000);
@@ -145,13 +154,8 @@ describe('a connection holds at most one body, pipelined or not, on a server pro
 
   it('30 connections pipelining 60 bodies of 1 MiB behind a slow login grow its peak memory by 6 MiB a connection at most', { timeout: 400_000 }, async () => {
     const env = { JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '2', NODE_OPTIONS: '--max-semi-space-size=4' };
-    const server = await startInkwell({ in: 'child', store: 'memory', env, timeouts: { requestMs: 380_000 } });
+    const { server, grown } = await settledServer(env, { requestMs: 380_000 });
     try {
-      const pid = server.child.process.pid as number;
-      for (let i = 0; i < 20; i++) await (await fetch(`${server.url}/posts`)).arrayBuffer();
-      await sleep(200);
-      const before = memoryOf(pid);
-      resetPeak(pid);
       // Each for an e-mail of its own, under the limit of failed logins per e-mail.
       const loginRequest = (i: number) => {
         const login = JSON.stringify({ email: `nobody-${i}@example.com`, password: 'a slow password check' });
@@ -176,7 +180,7 @@ describe('a connection holds at most one body, pipelined or not, on a server pro
           return parseRawResponses(conn.received()).map((raw) => raw.status).slice(0, ANSWERS);
         }),
       );
-      const grewMiB = memoryOf(pid).peak - before.rss;
+      const grewMiB = grown();
       pipelined = { connections: 30, grewMiB: Math.round(grewMiB), perConnectionMiB: Math.round((grewMiB / 30) * 10) / 10, seconds: Math.round((performance.now() - started) / 100) / 10 };
       for (const answers of statuses) expect(answers).toEqual([401, ...Array<number>(ANSWERS - 1).fill(400)]);
       expect(grewMiB / 30).toBeLessThan(6);
