@@ -16,6 +16,13 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
 }
 
+/** The CPU time a process has spent so far, user and system, in seconds (/proc/PID/stat counts it in ticks of 1/100 s). */
+function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Makes Linux count the process's peak resident memory from now on (clear_refs, "5"). */
 const resetPeak = (pid: number) => writeFileSync(`/proc/${pid}/clear_refs`, '5');
 
@@ -23,15 +30,16 @@ const resetPeak = (pid: number) => writeFileSync(`/proc/${pid}/clear_refs`, '5')
  * A server process of its own, settled by a few ordinary requests, and how much its peak resident
  * memory (MiB) has grown past what it held once settled: the server's own cost, nothing else's.
  */
-async function settledServer(env: Env, timeouts?: Partial<ServerTimeouts>): Promise<{ server: ChildServer; grown: () => number }> {
+async function settledServer(env: Env, timeouts?: Partial<ServerTimeouts>): Promise<{ server: ChildServer; grown: () => number; cpuSeconds: () => number }> {
   const server = await startInkwell({ in: 'child', store: 'memory', env, ...(timeouts === undefined ? {} : { timeouts }) });
   try {
     const pid = server.child.process.pid as number;
     for (let i = 0; i < 20; i++) await (await fetch(`${server.url}/posts`)).arrayBuffer();
     await sleep(200);
     const before = memoryOf(pid);
+    const cpuBefore = cpuSecondsOf(pid);
     resetPeak(pid);
-    return { server, grown: () => memoryOf(pid).peak - before.rss };
+    return { server, grown: () => memoryOf(pid).peak - before.rss, cpuSeconds: () => cpuSecondsOf(pid) - cpuBefore };
   } catch (error) {
     await server.close();
     throw error;
@@ -98,8 +106,8 @@ describe('a body costs at most its size, on a server process of its own (memory 
 
   // A chunked body costs a parser callback per chunk, which its sender picks: one in more chunks
   // than its size needs is refused once it has passed 1024 of them (request-body.ts).
-  it('16 bodies of 1 MiB in one-byte chunks at once are all refused 413 within 5 s, and the rest is dropped unparsed', { timeout: 60_000 }, async () => {
-    const { server, grown } = await settledServer(env);
+  it('16 bodies of 1 MiB in one-byte chunks at once are all refused 413 for less than 5 s of the server’s CPU, and the rest is dropped unparsed', { timeout: 60_000 }, async () => {
+    const { server, grown, cpuSeconds } = await settledServer(env);
     try {
       const started = performance.now();
       const answers = await Promise.all(
@@ -118,9 +126,13 @@ describe('a body costs at most its size, on a server process of its own (memory 
       );
       const slowest = Math.max(...answers.map(({ answeredAfter }) => answeredAfter));
       grew['chunked in one-byte chunks (refused)'] = Math.round(grown());
-      oneByteChunkRun = { bodies: 16, allAnsweredMs: Math.round(slowest) };
+      const cpu = cpuSeconds();
+      oneByteChunkRun = { bodies: 16, allAnsweredMs: Math.round(slowest), serverCpuMs: Math.round(cpu * 1000) };
       for (const { status, connection, error } of answers) expect({ status, connection, error }).toStrictEqual({ status: 413, connection: 'close', error: { error: 'Request body too large' } });
-      expect(slowest).toBeLessThan(5_000);
+      // The goal is 5 s on one core: the server's own CPU time, which other work on a shared
+      // machine does not stretch; the time until the last answer, which it does, gets three times that.
+      expect(cpu).toBeLessThan(5);
+      expect(slowest).toBeLessThan(15_000);
       expect((await fetch(`${server.url}/health/live`)).status).toBe(200);
     } finally {
       await server.close();
