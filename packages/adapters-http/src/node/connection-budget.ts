@@ -45,7 +45,7 @@ interface Held {
   readonly socket: Socket;
   readonly address: Address | undefined;
   state: State;
-  /** When its current state began. */
+  /** When it began waiting on its client, while it does (the sets keep the order of the others). */
   since: number;
   /** Requests begun and not answered yet. */
   running: number;
@@ -132,7 +132,7 @@ export class ConnectionBudget {
   #enter(held: Held, state: State): void {
     this.#setOf(held.state)?.delete(held);
     held.state = state;
-    held.since = performance.now();
+    if (state === 'waiting') held.since = performance.now();
     this.#setOf(state)?.add(held);
   }
 

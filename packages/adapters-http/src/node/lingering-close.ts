@@ -161,10 +161,10 @@ export function lingeringResponses(connections: ClosingConnections, answered: (s
       answered(socket);
     }
 
-    override end(...args: unknown[]): this {
+    override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
       const socket = this.req.socket;
-      const waits = !this.writableEnded && !socket.destroyed && responseInFlight(socket) !== this;
-      (ServerResponse.prototype.end as (...given: unknown[]) => this).apply(this, args);
+      const waits = responseInFlight(socket) !== this && !this.writableEnded && !socket.destroyed;
+      super.end(chunk, encoding as BufferEncoding, callback as () => void);
       if (waits) {
         answerWaiting(socket);
         this.once('close', () => answerWritten(socket));
