@@ -2,22 +2,56 @@
 // runs them as its `test.projects`; each project's own vitest.config.ts names it and sets it up.
 // The suites that serve over sockets run a second time with the serving layer's fast path off
 // (FAST_PATH=off, which every server they start takes), so both ways are checked on every run.
+//
+// With NODE_LINE_SUITES=1 (what .ci/run sets on the maintained Node.js lines older than the
+// workspace's runtime), only what can differ between Node.js lines runs, fast path on, as
+// production serves: every package's own tests (the published packages promise those lines in
+// their `engines`, the serving layer rests on Node's HTTP internals, the app on its crypto,
+// worker threads and cluster, adapters-mongo holds the MongoDB driver's integration) and, of
+// tests/, the folders NODE_LINE_TESTS names. CONTRIBUTING.md, "Which suites run on which
+// Node.js", says why each.
+
+/** True when this run is an older Node.js line's: NODE_LINE_SUITES=1. */
+export const nodeLineSuitesOnly = process.env.NODE_LINE_SUITES === '1';
+
+/**
+ * The suites of tests/ (globs relative to it) that run on the older Node.js lines too: those that
+ * drive Node's HTTP server over raw sockets on the memory store, real server processes (a cluster
+ * among them), the contract over a socket once, and the published packages as npm installs them.
+ * Their MongoDB variants (`*.integration.test.ts`) run the same code on the same Node.js with the
+ * store swapped: the driver's part of them is adapters-mongo's own tests, which run on every line.
+ * The rest of tests/ (CI's scripts, the OpenAPI document and /docs, the link pages, the README's
+ * examples) and the bench's checks run on the workspace's runtime only.
+ */
+export const NODE_LINE_TESTS = [
+  'hardening/*.test.ts',
+  'http-api/memory-store.test.ts',
+  'http-api/password-hashing.test.ts',
+  'processes/*.test.ts',
+  'packages/*.test.ts',
+];
+
+/** Of NODE_LINE_TESTS, the MongoDB variants left to the workspace's runtime: all but the clusters' (node:cluster). */
+export const NODE_LINE_EXCLUDED = ['hardening/*.integration.test.ts', 'processes/!(cluster|cluster-supervision).integration.test.ts'];
+
+/** The suites that serve over sockets, once more with the fast path off. */
+const fastPathOff = {
+  root: './tests',
+  resolve: { conditions: ['source'] },
+  ssr: { resolve: { conditions: ['source'] } },
+  test: {
+    name: 'tests, fast path off',
+    include: ['http-api/**/*.test.ts', 'hardening/**/*.test.ts'],
+    exclude: ['**/node_modules/**'],
+    env: { FAST_PATH: 'off' },
+  },
+};
+
 export default [
   'packages/domain',
   'packages/adapters-http',
   'packages/adapters-mongo',
   'packages/app',
   'tests',
-  'bench',
-  {
-    root: './tests',
-    resolve: { conditions: ['source'] },
-    ssr: { resolve: { conditions: ['source'] } },
-    test: {
-      name: 'tests, fast path off',
-      include: ['http-api/**/*.test.ts', 'hardening/**/*.test.ts'],
-      exclude: ['**/node_modules/**'],
-      env: { FAST_PATH: 'off' },
-    },
-  },
+  ...(nodeLineSuitesOnly ? [] : ['bench', fastPathOff]),
 ];

@@ -11,7 +11,7 @@ import { MongoClient } from 'mongodb';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sendExpecting, sendMany } from './lib/http-client.js';
-import { BENCH_JWT_SECRET, freePort, inkwellArgs, repositoryRoot, startServer } from './lib/processes.js';
+import { BENCH_JWT_SECRET, BENCH_POST_WRITES, freePort, inkwellArgs, repositoryRoot, startServer } from './lib/processes.js';
 import { median } from './lib/stats.js';
 import { runWrk } from './lib/wrk.js';
 
@@ -39,6 +39,7 @@ async function measure(workers: number): Promise<Figures> {
         NODE_ENV: 'production',
         WEB_CONCURRENCY: String(workers),
         SHUTDOWN_DRAIN_SECONDS: '0',
+        POST_WRITES_MAX_PER_ADDRESS: BENCH_POST_WRITES,
       },
       readyPath: '/health',
     },

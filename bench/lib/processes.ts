@@ -14,7 +14,8 @@ export const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
  */
 export function startArgs(root: string = repositoryRoot): readonly string[] {
   const start = (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const command = /\bnode ((?:--\S+ )*)packages\/app\/dist\/main\.js/.exec(start);
+  // `exec "$(node -p process.execPath)" …` (the shell execs the node binary), or `node …` in older checkouts.
+  const command = /(?:\bnode|"\$\(node -p process\.execPath\)") ((?:--\S+ )*)packages\/app\/dist\/main\.js/.exec(start);
   if (!command) throw new Error(`${root}/package.json's start script does not run node … packages/app/dist/main.js: ${start}`);
   const entry = root === repositoryRoot ? 'packages/app/dist/main.js' : `${root}/packages/app/dist/main.js`;
   return [...(command[1] as string).split(' ').filter(Boolean), entry];
@@ -28,9 +29,21 @@ export const BENCH_JWT_SECRET = 'bench-secret-0123456789abcdef-0123456789abcdef'
 
 /** The environment the benchmarks start inkwell with: the memory store, in production mode. */
 export function inkwellEnv(logLevel = 'info', postsAccess = 'open'): Record<string, string> {
-  // No drain at the stop: nothing measured runs then.
-  return { DB_URL: 'memory:', JWT_SECRET: BENCH_JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: logLevel, POSTS_ACCESS: postsAccess, SHUTDOWN_DRAIN_SECONDS: '0' };
+  // No drain at the stop: nothing measured runs then. The write budget counts every post write,
+  // as in production, but never refuses one: a bench sends hundreds of thousands from one address.
+  return {
+    DB_URL: 'memory:',
+    JWT_SECRET: BENCH_JWT_SECRET,
+    NODE_ENV: 'production',
+    LOG_LEVEL: logLevel,
+    POSTS_ACCESS: postsAccess,
+    SHUTDOWN_DRAIN_SECONDS: '0',
+    POST_WRITES_MAX_PER_ADDRESS: BENCH_POST_WRITES,
+  };
 }
+
+/** A write budget no bench runs out of (the setting's largest value). */
+export const BENCH_POST_WRITES = '999999999';
 
 /** The servers inkwell is compared with, each a file in bench/servers/. */
 export const COMPARED = {

@@ -111,7 +111,7 @@ function unauthorized(reply: FastifyReply, error: string, tokenRefused: boolean)
 
 app.get(
   '/me',
-  { schema: { response: { 200: { type: 'object', properties: { user: { type: 'object', properties: { id: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, emailVerified: { type: 'boolean' } } } } } } } },
+  { schema: { response: { 200: { type: 'object', properties: { user: { type: 'object', properties: { id: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' } } } } } } } },
   async (request, reply) => {
     reply.header('cache-control', 'no-store');
     if (!request.headers.authorization?.startsWith('Bearer ')) return unauthorized(reply, 'Missing authorization header', false);

@@ -111,9 +111,9 @@ export function createStore(dataset: Dataset): PostStore {
   };
 }
 
-/** The public shape of an account: the only one an answer carries. */
-export function publicUser(user: User): { id: string; email: string; name: string; emailVerified: boolean } {
-  return { id: user.id, email: user.email, name: user.name, emailVerified: user.emailVerified };
+/** The user object: exactly `{ id, email, name }`, the only shape of an account an answer carries. */
+export function publicUser(user: User): { id: string; email: string; name: string } {
+  return { id: user.id, email: user.email, name: user.name };
 }
 
 /** The pagination object of a list page: `lastPage` is at least 1. */

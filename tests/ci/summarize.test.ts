@@ -172,6 +172,37 @@ describe('.ci/summarize.mjs', () => {
     expect(lines.slice(0, -1).map((line) => line.split(':')[0])).toEqual(['node v22.23.3', 'node v24.21.0', 'node v26.10.0']);
   });
 
+  it('counts on each line the tests that ran there: one that runs on the runtime’s line alone is no skipped test on the older ones', () => {
+    // The older lines run a selection of the files (NODE_LINE_SUITES=1): vitest's report of such
+    // a run lists only the files it selected, and a skipped test only where one was skipped.
+    const everywhere = file('hardening/headers.test.ts', 'passed', [
+      ['headers a', 'passed'],
+      ['headers b', 'passed'],
+    ]);
+    const runtimeOnly = file('docs/docs-page.test.ts', 'passed', [['docs page', 'passed']]);
+    const withoutMongo = file('packages/adapters-mongo-package.integration.test.ts', 'passed', [['packed adapter', 'skipped']]);
+    const report = (files: ReturnType<typeof file>[]) => ({
+      numPassedTests: files.reduce((n, f) => n + f.assertionResults.filter((t) => t.status === 'passed').length, 0),
+      numFailedTests: 0,
+      numPendingTests: files.reduce((n, f) => n + f.assertionResults.filter((t) => t.status === 'skipped').length, 0),
+      numTodoTests: 0,
+      success: true,
+      testResults: files,
+    });
+    const { lines, code } = summarizeRuns([
+      ['node v22.23.3', saved(report([everywhere, withoutMongo])), '0'],
+      ['node v24.21.0', saved(report([everywhere, withoutMongo])), '0'],
+      ['node v26.10.0', saved(report([everywhere, withoutMongo, runtimeOnly])), '0'],
+    ]);
+    expect(code).toBe(0);
+    expect(lines.slice(0, -1).map((line) => line.replace(/; MongoDB.*/, ''))).toEqual([
+      'node v22.23.3: passed 2, failed 0, skipped 1',
+      'node v24.21.0: passed 2, failed 0, skipped 1',
+      'node v26.10.0: passed 3, failed 0, skipped 1',
+    ]);
+    expect(lines.at(-1)).toBe('7 passed, 0 failed, 3 skipped');
+  });
+
   it('fails the whole when one line fails, and names the Node.js it failed on', () => {
     const failing = {
       ...green(1),

@@ -1,41 +1,22 @@
-// The /docs page in a real browser: Chromium (Debian's, or the one CHROMIUM_PATH names), driven
-// by playwright-core, against the real server, in each posts access mode. CI installs or names
-// one; anywhere else without it this file is skipped with one line saying how to enable it.
-import { existsSync } from 'node:fs';
+// The /docs page in a real browser: Chromium (tests/support/chromium.ts), against the real server,
+// in each posts access mode; skipped with one line saying how to enable it where there is none.
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, createLogger, startServer, type RunningServer } from '@inkwell/app';
+import { launchChromium, skipping, watchPage } from '../support/chromium.js';
 import { TEST_JWT_SECRET, alice } from '../support/fixtures.js';
 import { DOCUMENTED_OPERATIONS } from './operations.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(
-    `SKIPPED the /docs browser test: no Chromium at ${CHROMIUM}. Enable it with: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)`,
-  );
-}
+const skipped = skipping('the /docs browser test');
 
 /** The screenshots CI keeps as artifacts (named in docs/api.md): the page of each posts access mode. */
 const SCREENSHOTS = {
   open: fileURLToPath(new URL('../../.ci-out/docs-page.png', import.meta.url)),
   owner: fileURLToPath(new URL('../../.ci-out/docs-page-owner.png', import.meta.url)),
 };
-
-/** What the machine's closed network needs: no background connections, no GPU, no sandbox as root. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const SEEDED_TITLE = 'Seeded for the docs page test';
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -55,31 +36,10 @@ function startDocsServer(env: Record<string, string> = {}): Promise<RunningServe
  */
 async function openDocsPage(browser: Browser, serverUrl: string): Promise<{ page: Page; expectClean(): void }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const problems: string[] = [];
-  const foreignRequests: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-  });
-  // Chromium reports most violations on the console too; the event catches every one.
-  await page.addInitScript({
-    content:
-      "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
-  });
-  page.on('request', (request) => {
-    const url = request.url();
-    if (!url.startsWith(`${serverUrl}/`) && !url.startsWith('data:')) foreignRequests.push(url);
-  });
-
+  const watch = await watchPage(page, serverUrl);
   const response = await page.goto(`${serverUrl}/docs`);
   expect(response?.status()).toBe(200);
-  return {
-    page,
-    expectClean() {
-      expect(foreignRequests).toEqual([]);
-      expect(problems).toEqual([]);
-    },
-  };
+  return { page, expectClean: () => watch.expectClean() };
 }
 
 /** Waits until the page lists operations, then asserts every one of `operations` (`METHOD /path`) is among them. */
@@ -127,12 +87,11 @@ async function screenshot(page: Page, focus: Locator, path: string): Promise<voi
   await page.screenshot({ path, fullPage: true });
 }
 
-describe.skipIf(!hasChromium)('the /docs page in Chromium', () => {
+describe.skipIf(skipped)('the /docs page in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    // launch() gives every browser a new, empty profile (--user-data-dir in a fresh temp directory).
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 20_000 });
+    browser = await launchChromium();
   }, 30_000);
   afterAll(() => browser?.close());
 

@@ -5,7 +5,7 @@
 import { domainFailures, type OpenApiDocument } from '@inkwell/adapters-http';
 import { DomainError, POST_ACCESS_MODES, type DomainErrorCode, type PasswordHasher, type Post, type PostPage } from '@inkwell/domain';
 import { fakePasswordHasher, manualClock, recordingMailSender } from '@inkwell/domain/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readConfig, createInkwell, type Inkwell, openStore } from '@inkwell/app';
 import { GONE_USER_ID, issueToken } from '../support/tokens.js';
 import { captureLogger } from '../support/capture-logger.js';
@@ -117,6 +117,7 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
       TRUST_PROXY: 'on',
       SIGNUP_MAX_PER_ADDRESS: '1',
       LOGIN_MAX_FAILURES_PER_EMAIL: '2',
+      POST_WRITES_MAX_PER_ADDRESS: '2',
       POSTS_ACCESS: mode,
     });
     const wrapped = withFaults(await openStore(config));
@@ -196,6 +197,14 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     expect(await request({})).toEqual(failure('MissingAuthorization'));
     await refusedCredentials(request);
   }
+  it('GET /me/account: 200, 401 (each reason), 500, 503', async () => {
+    const account = await signedUp('state@example.com');
+    expect(await call('GET', '/me/account', { headers: account.headers })).toEqual({
+      account: { id: account.userId, email: 'state@example.com', name: 'Writer', emailVerified: false, createdAt: clock.now(), updatedAt: clock.now() },
+    });
+    await tokenRefusals((headers) => call('GET', '/me/account', { headers }));
+    await storeFailures('users.findWithSession', () => call('GET', '/me/account', { headers: account.headers }));
+  });
   it('POST /auth/logout: 204 (with a body and without), 400, 401, 413, 415, 500, 503', async () => {
     const account = await signedUp('logout@example.com');
     const other = (await send('POST', '/auth/login', { email: 'logout@example.com', password: PASSWORD })) as { token: string };
@@ -325,7 +334,27 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     await storeFailures('posts.listPublished', () => call('GET', '/posts'));
   });
 
-  it('POST /posts: 201, 400, 413, 415, 500, 503', async () => {
+  /** Three writes from one address, past its write budget of two: the third is 429 with `Retry-After`. */
+  async function pastTheWriteBudget(address: string, write: (headers: HeaderMap) => Promise<Response>): Promise<void> {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await write({ ...author.headers, 'x-forwarded-for': address });
+      statuses.push(response.status);
+      if (response.status === 429) expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(statuses.at(-1)).toBe(429);
+  }
+  /** `call`, answering the checked response itself. */
+  const answer = async (method: string, path: string, init: RequestInit) => {
+    const response = await inkwell.app.request(path, { method, ...init });
+    await checker.check(method, path, response.clone());
+    return response;
+  };
+
+  it('POST /posts: 201, 400, 413, 415, 429, 500, 503', async () => {
+    await pastTheWriteBudget('203.0.113.40', (headers) =>
+      answer('POST', '/posts', { headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(newPost({ title: 'Budget', body: 'b' })) }),
+    );
     await send('POST', '/posts', newPost({ title: 'Draft', body: 'b' }), author.headers);
     await send('POST', '/posts', { title: '', published: 'yes' }, author.headers);
     await badBodies('POST', '/posts', author.headers);
@@ -339,8 +368,11 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     await storeFailures('posts.findById', () => call('GET', `/posts/${post.id}`));
   });
 
-  it('PATCH /posts/{id}: 200, 400, 404, 413, 415, 500, 503', async () => {
+  it('PATCH /posts/{id}: 200, 400, 404, 413, 415, 429, 500, 503', async () => {
     const post = await createdPost();
+    await pastTheWriteBudget('203.0.113.41', (headers) =>
+      answer('PATCH', `/posts/${post.id}`, { headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify({ title: 'Budget' }) }),
+    );
     await send('PATCH', `/posts/${post.id}`, { title: 'Edited', published: false }, author.headers);
     await send('PATCH', `/posts/${post.id}`, {}, author.headers);
     await send('PATCH', `/posts/${post.id}`, { title: '', published: 'true' }, author.headers);
@@ -349,7 +381,9 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     await storeFailures('posts.update', () => send('PATCH', `/posts/${post.id}`, { title: 'x' }, author.headers));
   });
 
-  it('DELETE /posts/{id}: 204, 404, 500, 503', async () => {
+  it('DELETE /posts/{id}: 204, 404, 429, 500, 503', async () => {
+    const budget = [await createdPost(), await createdPost(), await createdPost()];
+    await pastTheWriteBudget('203.0.113.42', (headers) => answer('DELETE', `/posts/${(budget.shift() as Post).id}`, { headers }));
     const post = await createdPost();
     await call('DELETE', `/posts/${post.id}`, { headers: author.headers });
     await call('DELETE', `/posts/${post.id}`, { headers: author.headers });
@@ -423,7 +457,8 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
   it('GET /health: 200, 503 (unavailable, then stopping)', async () => {
     await call('GET', '/health');
     storeUp = false;
-    expect(await call('GET', '/health')).toEqual({ status: 'unavailable' });
+    // Readiness answers what the pings in the background last saw (one a second).
+    await vi.waitFor(async () => expect(await call('GET', '/health')).toEqual({ status: 'unavailable' }), { timeout: 3000, interval: 50 });
     storeUp = true;
     inkwell.markStopping();
     expect(await call('GET', '/health')).toEqual({ status: 'stopping' });
@@ -475,7 +510,7 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     await send('POST', '/auth/verify-email', { token: 'not-a-token' });
     await badBodies('POST', '/auth/verify-email');
     await storeFailures('users.verifyEmail', () => send('POST', '/auth/verify-email', { token }));
-    await send('POST', '/auth/verify-email', { token });
+    expect(await send('POST', '/auth/verify-email', { token })).toEqual({ account: expect.objectContaining({ email: 'verify@example.com', emailVerified: true }) });
   });
 
   it('POST /me/verify-email: 202, 401, 409, 429, 500, 503', async () => {

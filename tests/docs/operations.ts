@@ -11,6 +11,7 @@ const OPEN_OPERATIONS = [
   'POST /auth/logout',
   'POST /auth/refresh',
   'POST /auth/password',
+  'GET /me/account',
   'GET /me/sessions',
   'DELETE /me/sessions/{id}',
   'GET /posts',

@@ -1,5 +1,5 @@
 import { createInkwellClient } from '@inkwell/adapters-http/client';
-import type { Post, PostPage, PublicUser } from '@inkwell/domain';
+import type { Account, Post, PostPage, PublicUser } from '@inkwell/domain';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { readConfig, createLogger, startServer, type RunningServer } from '@inkwell/app';
 import { typedClientExample } from './typed-client.js';
@@ -44,8 +44,13 @@ describe('the typed client (hono/client over AppType) against a running server',
     expect(user).toStrictEqual(session.user);
 
     const me = await api.me.$get({}, { headers: { authorization: `Bearer ${token}` } });
-    expect(await me.json()).toStrictEqual({ user: { id: user.id, email: 'bob@example.com', name: 'Bob', emailVerified: false } });
-    expectTypeOf<Awaited<ReturnType<typeof me.json>>['user']>().toExtend<PublicUser>();
+    expect(await me.json()).toStrictEqual({ user: { id: user.id, email: 'bob@example.com', name: 'Bob' } });
+    expectTypeOf<Awaited<ReturnType<typeof me.json>>['user']>().toEqualTypeOf<PublicUser>();
+
+    const accountRes = await api.me.account.$get({}, { headers: { authorization: `Bearer ${token}` } });
+    const { account: state } = await accountRes.json();
+    expectTypeOf(state).toEqualTypeOf<Account>();
+    expect(state).toStrictEqual({ ...user, emailVerified: false, createdAt: expect.any(Number), updatedAt: state.createdAt });
 
     const created = await api.posts.$post({ json: { title: 'Draft', body: 'Not yet', authorId: user.id } });
     expect(created.status).toBe(201);
@@ -130,9 +135,12 @@ describe('the typed client (hono/client over AppType) against a running server',
 
       const verified = await api.auth['verify-email'].$post({ json: { token: await linkTo('verify-email') } });
       expect(verified.status).toBe(200);
-      const { user } = await verified.json();
-      expectTypeOf(user).toExtend<PublicUser>();
-      expect(user).toStrictEqual({ id: expect.any(String), email: 'dee@example.com', name: 'Dee', emailVerified: true });
+      const { account } = await verified.json();
+      expectTypeOf(account).toEqualTypeOf<Account>();
+      expect(account).toStrictEqual({ id: expect.any(String), email: 'dee@example.com', name: 'Dee', emailVerified: true, createdAt: expect.any(Number), updatedAt: expect.any(Number) });
+      expect(await (await api.me.account.$get({}, signedIn)).json()).toStrictEqual({ account });
+      const { id, email, name } = account;
+      const user: PublicUser = { id, email, name };
       const again = await api.me['verify-email'].$post({}, signedIn);
       expect(again.status).toBe(409);
       expect(await again.json()).toStrictEqual({ error: 'Email already verified' });

@@ -1,4 +1,4 @@
-import type { Post, PostAccessMode } from '@inkwell/domain';
+import { PASSWORD_RESET_LINKS_KEPT, type Post, type PostAccessMode } from '@inkwell/domain';
 import { fakePasswordHasher, manualClock, recordingMailSender } from '@inkwell/domain/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,7 +101,7 @@ const anyText = fc.string({ unit: 'binary', maxLength: 40 });
 const fieldName = fc.constantFrom(
   'email', 'name', 'password', 'title', 'body', 'authorId', 'published', 'id', 'createdAt', 'updatedAt',
   'passwordHash', '__proto__', 'constructor', 'prototype', '$where', '$ne', 'toString', 'hasOwnProperty', '',
-  'scope', 'currentPassword', 'newPassword', 'sessions', 'token', 'emailVerified', 'passwordReset',
+  'scope', 'currentPassword', 'newPassword', 'sessions', 'token', 'emailVerified', 'passwordReset', 'passwordResets',
 );
 const plausibleValue = fc.oneof(
   fc.constantFrom(
@@ -234,6 +234,7 @@ const ACCOUNT_ENDPOINTS = [
   ['POST', '/auth/refresh'],
   ['POST', '/auth/password'],
   ['GET', '/me/sessions'],
+  ['GET', '/me/account'],
   ['DELETE', '/me/sessions/{id}'],
   ['PATCH', '/me'],
   ['DELETE', '/me'],
@@ -245,6 +246,8 @@ const ACCOUNT_ANSWERS: Readonly<Record<string, readonly number[]>> = {
   'POST /auth/password': [200, 400, 401, 403, 413, 415, 429],
   'GET /me/sessions': [200, 401],
   'HEAD /me/sessions': [200, 401],
+  'GET /me/account': [200, 401],
+  'HEAD /me/account': [200, 401],
   'DELETE /me/sessions/{id}': [204, 401, 404],
   'GET /me': [200, 401],
   'HEAD /me': [200, 401],
@@ -409,9 +412,18 @@ interface Answer {
   readonly contentType: string;
 }
 
-/** Never a 5xx; a 4xx is JSON `{ error: string, ... }`. */
+/** The user object's keys in every answer that carries one, and the account's in `{ account }`: exactly these. */
+const USER_KEYS = ['email', 'id', 'name'];
+const ACCOUNT_KEYS = ['createdAt', 'email', 'emailVerified', 'id', 'name', 'updatedAt'];
+
+/** Never a 5xx; a 4xx is JSON `{ error: string, ... }`; a user object is exactly `{ id, email, name }`, an account its six fields. */
 function expectWellFormed(answer: Answer, method = 'GET'): void {
   expect(answer.status, answer.text).toBeLessThan(500);
+  if (answer.status < 400 && method !== 'HEAD' && /^application\/json/.test(answer.contentType)) {
+    const body = JSON.parse(answer.text) as { user?: object; account?: object };
+    if ('user' in body) expect(Object.keys(body.user ?? {}).sort(), answer.text).toEqual(USER_KEYS);
+    if ('account' in body) expect(Object.keys(body.account ?? {}).sort(), answer.text).toEqual(ACCOUNT_KEYS);
+  }
   if (answer.status < 400 || method === 'HEAD') return;
   expect(answer.contentType).toMatch(/^application\/json/);
   const body = JSON.parse(answer.text) as unknown;
@@ -458,6 +470,7 @@ const STORED_USER_FIELDS = new Set([
   'deletingUntil',
   'emailVerified',
   'passwordChangedAt',
+  'passwordResets',
   'passwordReset',
   'emailVerification',
 ]);
@@ -471,7 +484,11 @@ function expectSaneUser(user: Record<string, unknown>): void {
     expect(['number', 'undefined'].includes(typeof user[field]) || user[field] === null).toBe(true);
   }
   expect(['boolean', 'undefined']).toContain(typeof user.emailVerified);
-  for (const link of [user.passwordReset, user.emailVerification]) {
+  expect(user.passwordResets === undefined || Array.isArray(user.passwordResets)).toBe(true);
+  const resets = (user.passwordResets ?? []) as unknown[];
+  // The few live links an account keeps, oldest first.
+  expect(resets.length).toBeLessThanOrEqual(PASSWORD_RESET_LINKS_KEPT);
+  for (const link of [...resets, user.passwordReset, user.emailVerification]) {
     if (link === undefined || link === null) continue;
     expect(link).toStrictEqual({ tokenHash: expect.any(String), email: expect.any(String), requestedAt: expect.any(Number), expiresAt: expect.any(Number) });
   }
@@ -650,7 +667,7 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
         fc.asyncProperty(
           anyMethod,
           fc.oneof(
-            fc.constantFrom('/', '/auth', '/auth/signup', '/auth/login', '/me', '/me/posts', '/posts', '/health', '/auth/password-reset', '/auth/password-reset/confirm', '/auth/verify-email', '/me/verify-email'),
+            fc.constantFrom('/', '/auth', '/auth/signup', '/auth/login', '/me', '/me/account', '/me/posts', '/posts', '/health', '/auth/password-reset', '/auth/password-reset/confirm', '/auth/verify-email', '/me/verify-email'),
             pathId.map((id) => `/${id}`),
             pathId.map((id) => `/posts/${id}/x`),
           ),
@@ -666,6 +683,63 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
         options,
       );
     });
+
+    // The limits of what sends mail or tells which e-mails have accounts: any mix of e-mail changes
+    // (new, taken, the same again, with a wrong password) and reset requests, past the limits.
+    // Requests through app.request carry no client address, so the limits counted here are the
+    // account's (3 e-mail changes an hour) and the e-mail's (10 reset requests an hour).
+    if (postsAccess === 'open') {
+      it('e-mail changes and reset requests past their limits: 429 with Retry-After, counted as documented, changing nothing', { timeout: TIMEOUT_MS }, async () => {
+        let accounts = 0;
+        const step = fc.oneof(
+          { weight: 2, arbitrary: fc.constant({ kind: 'reset' as const }) },
+          { weight: 1, arbitrary: fc.record({ kind: fc.constant('change' as const), to: fc.constantFrom('new', 'taken', 'same', 'new-upper'), rightPassword: fc.boolean() }) },
+        );
+        await fc.assert(
+          fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 18 }), fc.boolean(), async (steps, known) => {
+            const email = `limited-${++accounts}@example.com`;
+            const { token, user } = await signUpAs({ email, name: 'Limited', password: PASSWORD });
+            const auth = { authorization: `Bearer ${token}` };
+            const resetEmail = known ? email : `nobody-${accounts}@example.com`;
+            let current = email;
+            let counted = { changes: 0, resets: 0, failedLogins: 0 };
+            for (const [i, one] of steps.entries()) {
+              if (one.kind === 'reset') {
+                const answer = await read(await send('POST', '/auth/password-reset', 'application/json', JSON.stringify({ email: resetEmail }), {}));
+                expectWellFormed(answer, 'POST');
+                expect({ i, status: answer.status }).toStrictEqual({ i, status: counted.resets < 10 ? 202 : 429 });
+                if (answer.status === 202) counted = { ...counted, resets: counted.resets + 1 };
+                continue;
+              }
+              const target = { new: `moved-${accounts}-${i}@example.com`, 'new-upper': `MOVED-${accounts}-${i}@Example.com`, taken: alice.email, same: current.toUpperCase() }[one.to];
+              // A PATCH /me changes the caller's account or nothing (the whole store is checked so by the properties above).
+              const before = await inkwell.store.users.findById(user.id);
+              const res = await send('PATCH', '/me', 'application/json', JSON.stringify({ email: target, currentPassword: one.rightPassword ? PASSWORD : 'not the password' }), auth);
+              const answer = await read(res);
+              const after = await inkwell.store.users.findById(user.id);
+              expectWellFormed(answer, 'PATCH');
+              // The password first, under the login limits (a wrong one is a failed login, not a change: 10 of
+              // them and even the right one is 429), then the e-mail change limit; the same e-mail again is no change.
+              const loginLimited = counted.failedLogins >= 10;
+              const expected = loginLimited ? 429 : !one.rightPassword ? 403 : one.to === 'same' ? 200 : counted.changes >= 3 ? 429 : one.to === 'taken' ? 409 : 200;
+              expect({ i, step: one, status: answer.status }).toStrictEqual({ i, step: one, status: expected });
+              if (answer.status === 429) {
+                expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+                expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+                expect(JSON.parse(answer.text)).toStrictEqual({ error: 'Too many attempts, try again later' });
+              }
+              if (answer.status >= 400) expect(after).toStrictEqual(before);
+              if (!loginLimited) counted = { ...counted, failedLogins: one.rightPassword ? 0 : counted.failedLogins + 1 };
+              if (!loginLimited && one.rightPassword && one.to !== 'same' && counted.changes < 3) counted = { ...counted, changes: counted.changes + 1 };
+              if (answer.status === 200) current = target.toLowerCase();
+            }
+            // What the run asked for is delivered (or dropped) now, so that no later property finds it waiting.
+            await mail.deliver();
+          }),
+          options,
+        );
+      });
+    }
 
     // The mail endpoints do not depend on POSTS_ACCESS either, but run in both modes: a reset's
     // new session and the sessions it ends must hold where tokens also guard posts.
@@ -721,7 +795,7 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
 
             // No answer shows a link's token, a hash, or a token but the one it issues; nothing stored holds a link's token.
             expect(answer.text).not.toMatch(/passwordHash|fake-hash:|tokenHash/);
-            const parsed = answer.status < 300 && answer.text !== '' ? (JSON.parse(answer.text) as { token?: string; user?: Record<string, unknown> }) : {};
+            const parsed = answer.status < 300 && answer.text !== '' ? (JSON.parse(answer.text) as { token?: string; user?: Record<string, unknown>; account?: Record<string, unknown> }) : {};
             for (const token of [...Object.values(links), main, second, ended]) expect(answer.text).not.toContain(token);
             for (const link of Object.values(links)) expect(JSON.stringify(after)).not.toContain(link);
             // Only the caller's own account may change.
@@ -739,7 +813,7 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
                 expect(answer.text).toBe('{}');
                 break;
               case 'POST /auth/password-reset/confirm':
-                expect(parsed.user).toStrictEqual({ id: user.id, email, name: 'Mailed', emailVerified: true });
+                expect(parsed.user).toStrictEqual({ id: user.id, email, name: 'Mailed' });
                 expect(storedSessionIds(stored)).toEqual([sessionIdOf(String(parsed.token))]);
                 expect(stored?.passwordHash).not.toBe(storedBefore?.passwordHash);
                 expect(stored?.emailVerified).toBe(true);
@@ -747,7 +821,7 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
                 for (const endedNow of [main, second]) expect((await send('GET', '/me', '', '', { authorization: `Bearer ${endedNow}` })).status).toBe(401);
                 break;
               case 'POST /auth/verify-email':
-                expect(parsed.user).toStrictEqual({ id: user.id, email, name: 'Mailed', emailVerified: true });
+                expect(parsed.account).toStrictEqual({ id: user.id, email, name: 'Mailed', emailVerified: true, createdAt: stored?.createdAt, updatedAt: stored?.updatedAt });
                 expect(stored?.emailVerified).toBe(true);
                 expect(storedSessionIds(stored)).toEqual(storedSessionIds(storedBefore));
                 break;
@@ -852,10 +926,12 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
                 case 'POST /auth/password':
                   expect(sessionsAfter).toEqual([caller]);
                   expect(stored?.passwordHash).not.toBe(storedBefore?.passwordHash);
+                  expect(parsed.user).toStrictEqual({ id: user.id, email: stored?.email, name: stored?.name });
                   break;
                 case 'POST /auth/refresh':
                   expect(sessionIdOf(String(parsed.token))).toBe(caller);
                   expect(sessionsAfter).toEqual(sessionsBefore);
+                  expect(parsed.user).toStrictEqual({ id: user.id, email: stored?.email, name: stored?.name });
                   break;
                 case 'GET /me/sessions': {
                   const listed = parsed.sessions as Record<string, unknown>[];
@@ -865,8 +941,18 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
                   break;
                 }
                 case 'PATCH /me':
-                  expect(Object.keys(parsed.user as object).sort()).toEqual(['email', 'emailVerified', 'id', 'name']);
-                  expect(parsed.user).toStrictEqual({ id: user.id, email: stored?.email, name: stored?.name, emailVerified: stored?.emailVerified ?? false });
+                case 'GET /me':
+                  expect(parsed.user).toStrictEqual({ id: user.id, email: stored?.email, name: stored?.name });
+                  break;
+                case 'GET /me/account':
+                  expect(parsed.account).toStrictEqual({
+                    id: user.id,
+                    email: stored?.email,
+                    name: stored?.name,
+                    emailVerified: stored?.emailVerified ?? false,
+                    createdAt: stored?.createdAt,
+                    updatedAt: stored?.updatedAt,
+                  });
                   break;
               }
             },

@@ -1,4 +1,4 @@
-import { JSON_API_CONTENT_SECURITY_POLICY } from '@inkwell/adapters-http';
+import { JSON_API_CONTENT_SECURITY_POLICY, LINK_PAGE_CONTENT_SECURITY_POLICY } from '@inkwell/adapters-http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFaults } from '../support/faulty-store.js';
 import { startInkwell, type InProcessServer } from '../support/start-inkwell.js';
@@ -102,6 +102,9 @@ export function describeHeadersAndLogs(factory: StoreFactory): void {
         ['me 200', await call('/me', { headers: { authorization: `Bearer ${token}` } })],
         ['me 401 missing', await call('/me')],
         ['me 401 invalid', await call('/me', { headers: { authorization: 'Bearer nope' } })],
+        ['account 200', await call('/me/account', { headers: { authorization: `Bearer ${token}` } })],
+        ['account 401 missing', await call('/me/account')],
+        ['account 401 invalid', await call('/me/account', { headers: { authorization: 'Bearer nope' } })],
       ];
       const otherAnswers: [string, Response][] = [
         ['list 200', await call('/posts')],
@@ -116,6 +119,43 @@ export function describeHeadersAndLogs(factory: StoreFactory): void {
       expect(accountAnswers.map(([label, res]) => `${label.split(' ')[0]} ${res.status}`)).toEqual(
         accountAnswers.map(([label]) => label.split(' ').slice(0, 2).join(' ')),
       );
+    });
+
+    it('serves the pages a mailed link opens with their own policy, no-store and no-referrer, and every other security header', async () => {
+      const { server } = await start();
+      for (const path of ['/reset-password', '/verify-email']) {
+        for (const method of ['GET', 'HEAD']) {
+          const res = await fetch(`${server.url}${path}?token=abc`, { method });
+          const policy = res.headers.get('content-security-policy') ?? '';
+          expect({
+            path,
+            method,
+            status: res.status,
+            type: res.headers.get('content-type'),
+            cache: res.headers.get('cache-control'),
+            referrer: res.headers.get('referrer-policy'),
+            nosniff: res.headers.get('x-content-type-options'),
+            frame: res.headers.get('x-frame-options'),
+            poweredBy: res.headers.get('x-powered-by'),
+            policy,
+          }).toStrictEqual({
+            path,
+            method,
+            status: 200,
+            type: 'text/html; charset=utf-8',
+            cache: 'no-store',
+            referrer: 'no-referrer',
+            nosniff: 'nosniff',
+            frame: 'SAMEORIGIN',
+            poweredBy: null,
+            policy: LINK_PAGE_CONTENT_SECURITY_POLICY,
+          });
+          // Nothing inline but by hash, nothing from another origin, no framing.
+          expect(policy.split('; ')).toEqual(expect.arrayContaining(["default-src 'none'", "connect-src 'self'", "frame-ancestors 'none'", "form-action 'none'", "base-uri 'none'"]));
+          expect(policy).toMatch(/script-src 'sha256-[A-Za-z0-9+/]{43}='; style-src 'sha256-[A-Za-z0-9+/]{43}='/);
+          expect(policy).not.toMatch(/unsafe|\*|https?:/);
+        }
+      }
     });
 
     describe('CORS', () => {
@@ -159,9 +199,15 @@ export function describeHeadersAndLogs(factory: StoreFactory): void {
 
         const signup = await server.send('POST', '/auth/signup', { email: 'c@example.com', name: 'C', password: PASSWORD }, { origin: 'https://app.example.com' });
         const { token } = (await signup.json()) as { token: string };
-        const me = await fetch(`${server.url}/me`, { headers: { origin: 'https://app.example.com', authorization: `Bearer ${token}` } });
-        expect(me.status).toBe(200);
-        expect(me.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+        for (const path of ['/me', '/me/account']) {
+          const mine = await fetch(`${server.url}${path}`, { headers: { origin: 'https://app.example.com', authorization: `Bearer ${token}` } });
+          expect({ path, status: mine.status, allowed: mine.headers.get('access-control-allow-origin') }).toEqual({ path, status: 200, allowed: 'https://app.example.com' });
+          const asked = await fetch(`${server.url}${path}`, {
+            method: 'OPTIONS',
+            headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+          });
+          expect({ path, status: asked.status, allowed: asked.headers.get('access-control-allow-origin') }).toEqual({ path, status: 204, allowed: 'https://app.example.com' });
+        }
 
         for (const origin of ['https://evil.example.com', 'https://app.example.com.evil.net', 'null']) {
           const foreign = await fetch(`${server.url}/me`, {

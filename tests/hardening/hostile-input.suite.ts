@@ -143,9 +143,18 @@ export function describeHostileInput(target: ServerTarget): void {
         expect(read.post).toStrictEqual({ ...post, updatedAt: expect.any(Number) });
         expect(Object.keys(read.post).sort()).toEqual(Object.keys(post).sort());
 
-        const signup = await t.send('POST', '/auth/signup', `{"__proto__":{"passwordHash":"x"},${JSON.stringify(alice).slice(1)}`);
+        const signup = await t.send(
+          'POST',
+          '/auth/signup',
+          `{"__proto__":{"passwordHash":"x","emailVerified":true,"createdAt":1},"emailVerified":true,"updatedAt":2,${JSON.stringify(alice).slice(1)}`,
+        );
         expect(signup.status).toBe(201);
-        expect(((await signup.json()) as { user: object }).user).toStrictEqual({ id: expect.any(String), email: alice.email, name: alice.name, emailVerified: false });
+        const signedUp = (await signup.json()) as { token: string; user: object };
+        expect(signedUp.user).toStrictEqual({ id: expect.any(String), email: alice.email, name: alice.name });
+        // Neither the body nor its __proto__ sets what the account's state says.
+        const state = (await (await fetch(`${t.url}/me/account`, { headers: { authorization: `Bearer ${signedUp.token}` } })).json()) as { account: Record<string, unknown> };
+        expect(state.account).toStrictEqual({ ...signedUp.user, emailVerified: false, createdAt: expect.any(Number), updatedAt: state.account.createdAt });
+        expect(state.account.createdAt).toBeGreaterThan(2);
 
         // A __proto__ object cannot supply the fields a body lacks.
         const login = await errorOf(await t.send('POST', '/auth/login', `{"__proto__":${JSON.stringify({ email: alice.email, password: alice.password })}}`));
@@ -513,8 +522,9 @@ export function describeHostileInput(target: ServerTarget): void {
             expect(res.headers.get('www-authenticate')).toBe(challenge);
           }
         }
-        const list = await errorOf(await fetch(`${t.url}/me/sessions`));
-        expect(list).toStrictEqual({ status: 401, body: { error: 'Missing authorization header' } });
+        for (const path of ['/me/sessions', '/me/account']) {
+          expect({ path, ...(await errorOf(await fetch(`${t.url}${path}`))) }).toStrictEqual({ path, status: 401, body: { error: 'Missing authorization header' } });
+        }
         if (t.calls) expect(t.calls.total()).toBe(0);
         await stillServing();
       });
@@ -634,11 +644,14 @@ export function describeHostileInput(target: ServerTarget): void {
         const patched = await t.send(
           'PATCH',
           '/me',
-          '{"__proto__":{"name":"hijacked","email":"hijacked@example.com","passwordHash":"x"},"constructor":{"prototype":{"polluted":"yes"}},"name":"Proto"}',
+          '{"__proto__":{"name":"hijacked","email":"hijacked@example.com","passwordHash":"x","emailVerified":true},"constructor":{"prototype":{"polluted":"yes"}},"name":"Proto","emailVerified":true,"createdAt":1}',
           as(main),
         );
         expect(patched.status).toBe(200);
-        expect(await patched.json()).toStrictEqual({ user: { id: expect.any(String), email: account.email, name: 'Proto', emailVerified: false } });
+        expect(await patched.json()).toStrictEqual({ user: { id: expect.any(String), email: account.email, name: 'Proto' } });
+        const state = (await (await fetch(`${t.url}/me/account`, { headers: as(main) })).json()) as { account: Record<string, unknown> };
+        expect(state.account).toMatchObject({ email: account.email, name: 'Proto', emailVerified: false });
+        expect(state.account.createdAt).toBeGreaterThan(1);
 
         // A __proto__ object cannot supply the fields a body lacks.
         const smuggled = JSON.stringify({ currentPassword: account.password, newPassword: 'hijacked passphrase' });
@@ -703,7 +716,7 @@ export function describeHostileInput(target: ServerTarget): void {
       it('answers POST /auth/refresh, which reads no body, as if it had none', async () => {
         const res = await t.send('POST', '/auth/refresh', 'x'.repeat(2 * MiB), { 'content-type': 'text/plain', ...as(second) });
         expect(res.status).toBe(200);
-        expect(await res.json()).toStrictEqual({ token: expect.any(String), user: { id: expect.any(String), email: account.email, name: expect.any(String), emailVerified: false } });
+        expect(await res.json()).toStrictEqual({ token: expect.any(String), user: { id: expect.any(String), email: account.email, name: expect.any(String) } });
         await stillServing();
       });
 
@@ -864,13 +877,151 @@ export function describeHostileInput(target: ServerTarget): void {
       it('the links still work after all of the above, once each', async () => {
         const verified = await t.send('POST', '/auth/verify-email', { token: links.verification });
         expect(verified.status).toBe(200);
-        expect(await verified.json()).toStrictEqual({ user: { id: expect.any(String), email: account.email, name: account.name, emailVerified: true } });
+        expect(await verified.json()).toStrictEqual({
+          account: { id: expect.any(String), email: account.email, name: account.name, emailVerified: true, createdAt: expect.any(Number), updatedAt: expect.any(Number) },
+        });
         const reset = await t.send('POST', '/auth/password-reset/confirm', { token: links.reset, newPassword });
         expect(reset.status).toBe(200);
         expect(await errorOf(await fetch(`${t.url}/me`, { headers: as(session) }))).toStrictEqual({ status: 401, body: { error: 'Invalid token' } });
         for (const [path, token] of [['/auth/password-reset/confirm', links.reset], ['/auth/verify-email', links.verification]] as const) {
           expect(await errorOf(await t.send('POST', path, { token, newPassword }))).toStrictEqual({ status: 400, body: { error: 'Invalid or expired token' } });
         }
+      });
+    });
+
+    describe('the pages a mailed link opens', () => {
+      const PAGES = ['/reset-password', '/verify-email'];
+      const ODD_TOKENS: [string, string][] = [
+        ['long', `token=${'A'.repeat(6_000)}`],
+        ['quoted', `token=${encodeURIComponent(`"'><\`x`)}`],
+        ['script', `token=${encodeURIComponent('</script><script>alert(document.domain)</script>')}`],
+        ['an HTML entity', `token=${encodeURIComponent('&lt;b&gt;&#x27;')}`],
+        ['unicode', `token=${encodeURIComponent('\u202e🔑\u0000é\ufeff')}`],
+        ['repeated', 'token=first&token=second&token=%3Cscript%3E'],
+        ['malformed percent-encoding', 'token=%ZZ%E0%A4%A'],
+        ['empty', 'token='],
+      ];
+
+      it('answer odd token values with the one static page, the same bytes and headers as without any: nothing is reflected', async () => {
+        for (const path of PAGES) {
+          const plain = await fetch(`${t.url}${path}`);
+          const page = await plain.text();
+          expect({ path, status: plain.status, type: plain.headers.get('content-type') }).toStrictEqual({ path, status: 200, type: 'text/html; charset=utf-8' });
+          for (const [label, query] of ODD_TOKENS) {
+            const res = await fetch(`${t.url}${path}?${query}`);
+            const body = await res.text();
+            expect({ path, label, status: res.status, same: body === page, csp: res.headers.get('content-security-policy'), cache: res.headers.get('cache-control') }).toStrictEqual({
+              path,
+              label,
+              status: 200,
+              same: true,
+              csp: plain.headers.get('content-security-policy'),
+              cache: 'no-store',
+            });
+          }
+        }
+      });
+
+      it('answer a request line with raw quotes and angle brackets with the same page, or refuse it, and never reflect it', async () => {
+        for (const path of PAGES) {
+          const page = await (await fetch(`${t.url}${path}`)).text();
+          const { responses } = await rawExchange(t.port, [`GET ${path}?token="'><script>alert(1)</script>&token=\`\x7f HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`], 1);
+          expect(responses).toHaveLength(1);
+          const [answer] = responses as [RawResponse];
+          if (answer.status === 200) expect(Buffer.from(answer.body, 'latin1').toString('utf8')).toBe(page);
+          else expect({ status: answer.status, body: JSON.parse(answer.body) as unknown }).toStrictEqual({ status: 400, body: { error: 'Bad request' } });
+          expect(answer.body).not.toContain('alert(1)');
+        }
+      });
+
+      it('use nothing when opened with a real link: the link still works after', async () => {
+        const account = { email: 'hostile-pages@example.com', name: 'Pages', password: PASSWORD };
+        expect((await t.send('POST', '/auth/signup', account)).status).toBe(201);
+        let link = '';
+        await vi.waitFor(
+          () => {
+            const mailed = t.log.records().map((record) => record.mail as { to?: string; link?: string } | undefined).find((mail) => mail?.to === account.email);
+            link = mailed?.link ?? '';
+            expect(link).toContain('/verify-email?token=');
+          },
+          { timeout: 10_000, interval: 50 },
+        );
+        const token = new URL(link).searchParams.get('token') ?? '';
+        for (let i = 0; i < 3; i++) expect((await fetch(`${t.url}/verify-email?token=${token}`)).status).toBe(200);
+        expect((await fetch(`${t.url}/verify-email?token=${token}`, { method: 'HEAD' })).status).toBe(200);
+        expect((await t.send('POST', '/auth/verify-email', { token })).status).toBe(200);
+        // The access lines name the page's path, never its query.
+        await sleep(200); // a server process writes its log lines in batches
+        const opened = t.log.records().filter((record) => record.msg === 'request' && record.path === '/verify-email');
+        expect(opened.length).toBeGreaterThanOrEqual(4);
+        expect(JSON.stringify(opened)).not.toContain(token);
+      });
+
+      it("point development links at the server's own address whatever Host or X-Forwarded-* a request names", async () => {
+        const email = 'hostile-host@example.com';
+        const body = JSON.stringify({ email, name: 'Host', password: PASSWORD });
+        const headers = [
+          'Host: evil.example',
+          'X-Forwarded-Host: evil.example:8443',
+          'X-Forwarded-Proto: https',
+          'X-Forwarded-Port: 8443',
+          'X-Forwarded-Prefix: /phish',
+          'Forwarded: for=1.2.3.4;host=evil.example;proto=https',
+          'Content-Type: application/json',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          'Connection: close',
+        ];
+        const { responses } = await rawExchange(t.port, [`POST /auth/signup HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n${body}`], 1, 15_000);
+        expect(responses.map((response) => response.status)).toEqual([201]);
+        let link = '';
+        await vi.waitFor(
+          () => {
+            const mailed = t.log.records().map((record) => record.mail as { to?: string; link?: string } | undefined).find((mail) => mail?.to === email);
+            link = mailed?.link ?? '';
+            expect(link).not.toBe('');
+          },
+          { timeout: 10_000, interval: 50 },
+        );
+        expect(link).toMatch(new RegExp(`^${t.url.replace(/[.[\]]/g, '\\$&')}/verify-email\\?token=[\\w-]{43}$`));
+        expect(link).not.toContain('evil');
+      });
+    });
+
+    describe('floods of what sends mail, or tells which e-mails have accounts', () => {
+      const account = { name: 'Flood', password: PASSWORD };
+      /** A fresh account of the suite's, signed up over this socket: its e-mail and the Authorization its token gives. */
+      const freshAccount = async (email: string) => {
+        const signup = await t.send('POST', '/auth/signup', { ...account, email });
+        expect(signup.status).toBe(201);
+        return { authorization: `Bearer ${((await signup.json()) as { token: string }).token}` };
+      };
+
+      // Real bcrypt on a server process: a dozen password checks.
+      it('lets exactly 3 of 10 concurrent e-mail changes of one account through, the rest 429 with Retry-After, changing nothing more', { timeout: 60_000 }, async () => {
+        const auth = await freshAccount('flood-mover@example.com');
+        await freshAccount('flood-taken@example.com');
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, async (_, i) => errorOf(await t.send('PATCH', '/me', { email: i % 2 ? 'flood-taken@example.com' : `flood-${i}@example.net`, currentPassword: account.password }, auth))),
+        );
+        const statuses = answers.map((answer) => answer.status);
+        expect(statuses.filter((status) => status !== 429)).toHaveLength(3);
+        expect(statuses.every((status) => [200, 409, 429].includes(status))).toBe(true);
+        for (const answer of answers.filter((one) => one.status === 429)) expect(answer.body).toStrictEqual({ error: 'Too many attempts, try again later' });
+        const refused = await t.send('PATCH', '/me', { email: 'flood-late@example.net', currentPassword: account.password }, auth);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3500);
+        expect(refused.status).toBe(429);
+        const me = (await (await fetch(`${t.url}/me`, { headers: auth })).json()) as { user: { email: string } };
+        expect(me.user.email).not.toBe('flood-late@example.net');
+      });
+
+      it('lets exactly 3 of 10 concurrent reset requests for one e-mail from one client through, whether or not it has an account; the rest 429', { timeout: 60_000 }, async () => {
+        await freshAccount('flood-reset@example.com');
+        for (const email of ['flood-reset@example.com', 'flood-nobody@example.com']) {
+          const answers = await Promise.all(Array.from({ length: 10 }, async () => errorOf(await t.send('POST', '/auth/password-reset', { email }))));
+          expect(answers.map((answer) => answer.status).sort()).toEqual([...Array<number>(3).fill(202), ...Array<number>(7).fill(429)]);
+          expect(answers.filter((answer) => answer.status === 202).map((answer) => answer.body)).toEqual([{}, {}, {}]);
+        }
+        await stillServing();
       });
     });
 

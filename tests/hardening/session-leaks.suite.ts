@@ -105,6 +105,9 @@ export function describeSessionLeaks(target: ServerTarget): void {
       await expectStatus(200, 'list sessions of B', 'GET', '/me/sessions', { token: b1 });
       await expectStatus(401, 'list sessions, no token', 'GET', '/me/sessions');
       await expectStatus(401, 'list sessions, tampered token', 'GET', '/me/sessions', { token: tampered(a1) });
+      await expectStatus(200, "the account's state", 'GET', '/me/account', { token: a1 });
+      await expectStatus(401, "the account's state, no token", 'GET', '/me/account');
+      await expectStatus(401, "the account's state, tampered token", 'GET', '/me/account', { token: tampered(a1) });
 
       // A second on, so the refresh issues a token of its own, not the very text of the one it was sent.
       const clock = (t as Partial<InProcessServer>).clock;
@@ -146,6 +149,7 @@ export function describeSessionLeaks(target: ServerTarget): void {
       await expectStatus(400, 'delete B, no password', 'DELETE', '/me', { token: b1, body: { password: PASSWORD_B } });
       await expectStatus(204, 'delete B', 'DELETE', '/me', { token: b1, body: { currentPassword: PASSWORD_B } });
       await expectStatus(401, "B's token", 'GET', '/me/sessions', { token: b1 });
+      await expectStatus(401, "B's token, the account's state", 'GET', '/me/account', { token: b1 });
       await expectStatus(401, 'delete, no token', 'DELETE', '/me', { body: { currentPassword: PASSWORD_A } });
 
       await expectStatus(403, 'delete A, wrong password', 'DELETE', '/me', { token: a1, body: { currentPassword: WRONG_PASSWORD } });
@@ -162,7 +166,7 @@ export function describeSessionLeaks(target: ServerTarget): void {
         const endpoint = `${method} ${path.replace(/^\/me\/sessions\/.+$/, '/me/sessions/{id}')}`;
         outcomes.set(endpoint, (outcomes.get(endpoint) ?? new Set()).add(status < 300 ? 'success' : 'refusal'));
       }
-      for (const endpoint of ['POST /auth/logout', 'POST /auth/refresh', 'POST /auth/password', 'GET /me/sessions', 'DELETE /me/sessions/{id}', 'PATCH /me', 'DELETE /me']) {
+      for (const endpoint of ['POST /auth/logout', 'POST /auth/refresh', 'POST /auth/password', 'GET /me/account', 'GET /me/sessions', 'DELETE /me/sessions/{id}', 'PATCH /me', 'DELETE /me']) {
         expect({ endpoint, outcomes: [...(outcomes.get(endpoint) ?? [])].sort() }).toEqual({ endpoint, outcomes: ['refusal', 'success'] });
       }
       expect(tokens.size).toBe(6);
@@ -198,6 +202,23 @@ export function describeSessionLeaks(target: ServerTarget): void {
           for (const token of tokens) expect(token.split('.')).not.toContain(session.id);
         }
       }
+    });
+
+    it('shows every user object as exactly { id, email, name }, and the account\'s state as its six fields', () => {
+      let users = 0;
+      for (const { label, status, body } of exchanges) {
+        if (status >= 300 || body === '') continue;
+        const parsed = JSON.parse(body) as { user?: object; account?: object };
+        if (parsed.user) {
+          expect({ label, keys: Object.keys(parsed.user).sort() }).toEqual({ label, keys: ['email', 'id', 'name'] });
+          users++;
+        }
+        if (parsed.account) {
+          expect({ label, keys: Object.keys(parsed.account).sort() }).toEqual({ label, keys: ['createdAt', 'email', 'emailVerified', 'id', 'name', 'updatedAt'] });
+        }
+      }
+      expect(users).toBeGreaterThanOrEqual(8);
+      expect(exchanges.filter(({ path, status }) => path === '/me/account' && status === 200)).toHaveLength(1);
     });
 
     it('logs one line per request, and no password, hash, token or Authorization value', async () => {

@@ -80,6 +80,9 @@ export function describeRoutingAndFailures(api: () => HttpApi, target: HttpTarge
       ['POST', '/me/sessions', ['GET', 'HEAD']],
       ['DELETE', '/me/sessions', ['GET', 'HEAD']],
       ['GET', '/me/sessions/x', ['DELETE']],
+      ['POST', '/me/account', ['GET', 'HEAD']],
+      ['PATCH', '/me/account', ['GET', 'HEAD']],
+      ['DELETE', '/me/account', ['GET', 'HEAD']],
     ])('answers 405 Method not allowed for %s %s with Allow: %j', async (method, path, allow) => {
       const res = await api().request(path, { method });
       expect(allowedMethods(res)).toEqual(allow);

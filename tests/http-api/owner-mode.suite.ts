@@ -1,6 +1,8 @@
 import { describe } from 'vitest';
 import { describeOwnedPostRaces } from './account-races.suite.js';
+import { describeAccountState } from './account-state.suite.js';
 import { inProcessOnly, type HttpTarget } from './harness.js';
+import { describeMeAccount } from './me-account.suite.js';
 import { describeOwnerChange } from './owner-change.suite.js';
 import { describeOwnerCreate } from './owner-create.suite.js';
 import { describeOwnerMail } from './mail.suite.js';
@@ -10,6 +12,7 @@ import { describeOwnPostsList } from './owner-me-posts.suite.js';
 import { describeOpenToOwnerSwitch } from './owner-mode-switch.suite.js';
 import { describeOwnerRead } from './owner-read.suite.js';
 import { describeOwnerWalkthrough } from './owner-walkthrough.suite.js';
+import { describeUserObject } from './user-object.suite.js';
 
 /**
  * Owned posts (`POSTS_ACCESS=owner`, docs/api.md) through HTTP, written once and run on any
@@ -32,5 +35,8 @@ export function describeOwnerModeApi(target: HttpTarget): void {
     describeOwnerWalkthrough(api, target);
     describeOpenToOwnerSwitch(api, target);
     describeOwnerMail(api);
+    describeUserObject(api);
+    describeMeAccount(api);
+    describeAccountState(api, target);
   });
 }

@@ -8,6 +8,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { TEST_LIMIT_KEY_SECRET } from '../support/fixtures.js';
 import { emptyMongoStore } from '../support/stores.js';
 import { describeAccountRaces, describeOwnedPostRaces, type CrossingApps } from './account-races.suite.js';
+import { describeAccountStateRaces } from './account-state.suite.js';
 import { buildHttpApi } from './harness.js';
 import { OWNER_ACCESS } from './owner-client.js';
 
@@ -29,4 +30,5 @@ describeWithMongo('two apps with their own repositories on one MongoDB database,
   };
   describeAccountRaces(both);
   describeOwnedPostRaces(both);
+  describeAccountStateRaces(both);
 });

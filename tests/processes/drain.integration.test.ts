@@ -6,7 +6,7 @@ import { mongoTest, withTestMongo, type TestMongo } from '@inkwell/adapters-mong
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEST_JWT_SECRET as JWT_SECRET } from '../support/fixtures.js';
 import { startInkwell } from '../support/start-inkwell.js';
-import { readsAndWrites, startTraffic, tally } from '../support/traffic.js';
+import { readsAndWrites, startTraffic, tally, TRAFFIC_ENV } from '../support/traffic.js';
 
 /** Shorter than production's 5 s, long enough for the second of traffic after the signal. */
 const DRAIN_SECONDS = 2;
@@ -28,7 +28,7 @@ describe.skipIf(!mongoTest)('a stop under load loses no request', () => {
     const server = await startInkwell({
       in: 'child',
       store: mongo,
-      env: { JWT_SECRET, WEB_CONCURRENCY: String(workers), SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS) },
+      env: { JWT_SECRET, WEB_CONCURRENCY: String(workers), SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS), ...TRAFFIC_ENV },
     });
     try {
       const created = await server.send('POST', '/posts', { title: 'Read under load', body: 'b', authorId: 'a', published: true });

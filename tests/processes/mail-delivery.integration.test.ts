@@ -3,7 +3,7 @@
 // hold a mail at. A message accepted before an answer is delivered across a mail server that is
 // down, a process killed before delivery, and a process killed while holding it; and many
 // messages from several processes each arrive once.
-import { mongoTest, withTestMongo, type TestMongo } from '@inkwell/adapters-mongo/testing';
+import { mongoTest, startMongoProxy, withTestMongo, type MongoProxy, type TestMongo } from '@inkwell/adapters-mongo/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, TEST_JWT_SECRET } from '../support/fixtures.js';
 import type { ReceivedMail } from '@inkwell/app/testing';
@@ -31,11 +31,11 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
     await mongo?.cleanup();
   });
 
-  /** An inkwell process in production mode on the test database, mailing through the test server. */
-  async function startProcess(env: Record<string, string> = {}): Promise<ChildServer> {
+  /** An inkwell process in production mode on the test database (or through `proxy` to it), mailing through the test server. */
+  async function startProcess(env: Record<string, string> = {}, proxy?: MongoProxy): Promise<ChildServer> {
     const server = await startInkwell({
       in: 'child',
-      store: mongo,
+      store: proxy === undefined ? mongo : { url: proxy.url, database: mongo.database },
       env: { NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...mail.env, ...env },
     });
     running.push(server);
@@ -122,6 +122,49 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
     // The process that took it over says so (its lines reach stdout in batches).
     await other.child.waitForLine(/"msg":"mail: sent"/, 5_000);
   }, 60_000);
+
+  it('sends a mail once, with two processes alive, when the mail server answers its end after longer than a lease (25 s)', async () => {
+    const first = await startProcess();
+    await startProcess();
+    await account(first.url, 'slow@example.com');
+    const held = mail.server.holdNext();
+    const arrivals = mail.server.arrivals.length;
+    expect((await askForReset(first.url, 'slow@example.com')).status).toBe(202);
+    const arrived = await held.arrived;
+    // RFC 5321 gives the reply to the end of DATA 10 minutes: the sender waits, its lease renewed.
+    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    const received = mail.server.received.length;
+    held.release('accept');
+    await mail.server.waitFor(received + 1, 10_000);
+    await expect.poll(waiting, { timeout: 10_000 }).toBe(0);
+    // Whatever arrives within another poll and lease would be the duplicate.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(mail.server.arrivals.slice(arrivals).map((m) => m.messageId)).toEqual([arrived.messageId]);
+  }, 90_000);
+
+  it('sends a mail once, with two processes alive, when every query to the database answers 5 s late and the mail server 9 s', async () => {
+    const proxy = await startMongoProxy(mongo.url);
+    try {
+      const first = await startProcess({}, proxy);
+      await startProcess({}, proxy);
+      await account(first.url, 'lagging@example.com');
+      const held = mail.server.holdNext();
+      const arrivals = mail.server.arrivals.length;
+      proxy.delayQueries(5_000);
+      expect((await askForReset(first.url, 'lagging@example.com')).status).toBe(202);
+      const arrived = await held.arrived;
+      await new Promise((resolve) => setTimeout(resolve, 9_000));
+      held.release('accept');
+      await expect.poll(waiting, { timeout: 40_000, interval: 1_000 }).toBe(0);
+      proxy.delayQueries(0);
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(mail.server.arrivals.slice(arrivals).map((m) => m.messageId)).toEqual([arrived.messageId]);
+      for (const process of running) expect(process.child.lines.filter((line) => line.includes('its lease could not be kept'))).toEqual([]);
+    } finally {
+      await Promise.all(running.splice(0).map((server) => server.close()));
+      await proxy.close();
+    }
+  }, 150_000);
 
   it('stops claiming when its drain starts, finishes the send in flight, exits 0, and leaves the mail asked for meanwhile to the others', async () => {
     const stopping = await startProcess({ SHUTDOWN_DRAIN_SECONDS: '2' });

@@ -1,32 +1,109 @@
-// inkwell and MongoDB over time: start-up against an unreachable database (a real process), an
-// outage under an app in this process, and a real server process's listening line, SIGTERM and restart.
+// inkwell and MongoDB over time: start-up against an unreachable database and one that comes
+// back (real processes), a DB_URL the driver refuses, an outage under an app in this process, and
+// a real server process's listening line, SIGTERM and restart.
 import { mongoTest, startMongoProxy, withTestMongo, type MongoProxy, type TestMongo } from '@inkwell/adapters-mongo/testing';
 import { request } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readConfig, createInkwell, type Inkwell, createLogger } from '@inkwell/app';
-import { startInkwell, type ChildRun } from '../support/start-inkwell.js';
+import { jsonRecords, startInkwell, type ChildRun } from '../support/start-inkwell.js';
 import { TEST_JWT_SECRET as JWT_SECRET } from '../support/fixtures.js';
 
 
+/** A JSON request to `base`, answering its status and body. */
+async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+const NEW_POST = { title: 'After the outage', body: 'b', authorId: 'a', published: true };
+
 describe('start-up against an unreachable MongoDB', () => {
-  it('exits non-zero within 10 s with one line naming the redacted URL and both ways forward', async () => {
-    const started = Date.now();
-    const inkwell = await startInkwell({
+  let running: ChildRun | undefined;
+  afterEach(async () => {
+    await running?.kill();
+    running = undefined;
+  });
+
+  it('serves all the same: liveness 200, readiness 503, requests 503, with one warn line that names the URL without its password, whatever it holds', async () => {
+    // An unencoded quote and space in the password, as people write them.
+    const password = 'Quote"S3cret with spaces';
+    running = await startInkwell({
       in: 'child',
       ready: 'spawned',
-      store: { url: 'mongodb://admin:hunter2-secret@127.0.0.1:1/?authSource=admin' },
+      store: { url: `mongodb://inkwell:${password}@127.0.0.1:1/?authSource=admin` },
       env: { JWT_SECRET },
     });
-    const code = await inkwell.exited;
+    const base = await running.listening(20_000);
+    expect(await call(base, 'GET', '/health/live')).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(await call(base, 'GET', '/health')).toEqual({ status: 503, body: { status: 'unavailable' } });
+    for (const [method, path, body] of [['GET', '/posts'], ['GET', '/posts/x'], ['POST', '/posts', NEW_POST]] as const) {
+      expect({ method, path, ...(await call(base, method, path, body)) }).toEqual({ method, path, status: 503, body: { error: 'Service unavailable' } });
+    }
+    const warnings = jsonRecords(running.lines).filter((record) => String(record.msg).includes('cannot reach MongoDB'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 40 });
+    expect(warnings[0]?.msg).toContain('mongodb://inkwell:***@127.0.0.1:1/?authSource=admin');
+    expect(running.lines.join('\n')).not.toMatch(/S3cret|with spaces/);
+    expect(running.process.exitCode).toBeNull();
+  }, 30_000);
+
+  it('exits 1 at once, with one line and no password, for a DB_URL the driver refuses: a configuration error', async () => {
+    const started = Date.now();
+    running = await startInkwell({ in: 'child', ready: 'spawned', store: { url: 'mongodb://inkwell:hunter2:secret@127.0.0.1:1/' }, env: { JWT_SECRET } });
+    expect(await running.exited).toBe(1);
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(code).not.toBe(0);
-    const failure = inkwell.lines.filter((line) => line.includes('cannot reach MongoDB'));
+    const failure = running.lines.filter((line) => line.includes('DB_URL cannot be used'));
     expect(failure).toHaveLength(1);
-    expect(failure[0]).toContain('mongodb://admin:***@127.0.0.1:1');
-    expect(failure[0]).toContain('set DB_URL');
+    expect(failure[0]).toContain('MongoParseError');
     expect(failure[0]).toContain('pnpm dev');
-    expect(inkwell.lines.join('\n')).not.toContain('hunter2-secret');
-  }, 15_000);
+    expect(running.lines.join('\n')).not.toContain('hunter2');
+  }, 20_000);
+});
+
+describe.skipIf(!mongoTest)('a process started while its MongoDB is down', () => {
+  let mongo: TestMongo;
+  let proxy: MongoProxy | undefined;
+  let running: ChildRun | undefined;
+  beforeAll(async () => {
+    mongo = await withTestMongo();
+  });
+  afterEach(async () => {
+    await running?.kill();
+    await proxy?.close();
+    running = undefined;
+  });
+  afterAll(async () => {
+    await mongo?.cleanup();
+  });
+
+  it('keeps connecting and serves once the database is back, saying so in one line with the 503s answered meanwhile', async () => {
+    proxy = await startMongoProxy(mongo.url);
+    await proxy.goDown();
+    running = await startInkwell({ in: 'child', ready: 'spawned', store: { url: proxy.url, database: mongo.database }, env: { JWT_SECRET } });
+    const base = await running.listening(20_000);
+    expect((await call(base, 'GET', '/health')).status).toBe(503);
+    for (let i = 0; i < 3; i++) expect((await call(base, 'POST', '/posts', NEW_POST)).status).toBe(503);
+
+    await proxy.comeBack();
+    await vi.waitFor(async () => expect((await call(base, 'GET', '/health')).status).toBe(200), { timeout: 10_000, interval: 100 });
+    const created = await call(base, 'POST', '/posts', NEW_POST);
+    expect(created.status).toBe(201);
+    expect((await call(base, 'GET', `/posts/${(created.body as { post: { id: string } }).post.id}`)).status).toBe(200);
+
+    // Lines reach stdout in batches, within 100 ms.
+    await running.waitForLine(/store: reachable again/, 5000);
+    const lines = jsonRecords(running.lines).filter((record) => String(record.msg).includes('cannot reach MongoDB') || String(record.msg).startsWith('store: '));
+    expect(lines.map((record) => [record.level, String(record.msg).split(' (')[0]?.split(':')[0]])).toEqual([
+      [40, 'store'],
+      [40, 'store'],
+    ]);
+    expect(lines[0]?.msg).toMatch(/^store: cannot reach MongoDB at /);
+    expect(lines[1]).toMatchObject({ msg: expect.stringMatching(/^store: reachable again after/) as unknown });
+    expect(lines[1]?.answered503).toBeGreaterThanOrEqual(3);
+  }, 40_000);
 });
 
 describe.skipIf(!mongoTest)('MongoDB outage under a running app', () => {

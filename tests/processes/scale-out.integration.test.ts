@@ -1,12 +1,13 @@
 // One service on many processes: real inkwell processes on one MongoDB database, as operators
 // run them (several instances behind a load balancer, or WEB_CONCURRENCY workers), answer as
-// one service: shared abuse limits, shared accounts and tokens, shared posts.
+// one service: shared abuse limits (the write budget of posts among them), shared accounts and
+// tokens, shared posts.
 import { expect, it, vi } from 'vitest';
 import { PASSWORD, alice } from '../support/fixtures.js';
 import { call, describeOneService } from '../support/one-service.js';
 
 /** The limits the processes run with: the default per e-mail, low ones per address so a test takes seconds. */
-const LIMITS = { LOGIN_MAX_FAILURES_PER_ADDRESS: '12', SIGNUP_MAX_PER_ADDRESS: '25' };
+const LIMITS = { LOGIN_MAX_FAILURES_PER_ADDRESS: '12', SIGNUP_MAX_PER_ADDRESS: '25', POST_WRITES_MAX_PER_ADDRESS: '20' };
 
 describeOneService('one service', { TRUST_PROXY: 'on', ...LIMITS }, (service) => {
   /** Every process logged an answer to `method path` (log lines reach stdout in batches, so this waits for them). */
@@ -52,6 +53,24 @@ describeOneService('one service', { TRUST_PROXY: 'on', ...LIMITS }, (service) =>
     for (let i = 0; i < 27; i++) statuses.push((await send('POST', '/auth/signup', account)).status);
     expect(statuses).toEqual([201, ...Array<number>(24).fill(409), 429, 429]);
     await expectServedByEvery('POST', '/auth/signup');
+  }, 60_000);
+
+  it('answers post writes from one address 429 past the write budget, creations, changes and deletions alike, across processes', async () => {
+    const send = client('203.0.113.8');
+    const created = await send('POST', '/posts', { title: 'Budget', body: 'b', authorId: 'writer', published: true });
+    const { post } = created.body as { post: { id: string } };
+    const statuses = [created.status];
+    for (let i = 0; i < 17; i++) statuses.push((await send('POST', '/posts', { title: `Budget ${i}`, body: 'b', authorId: 'writer', published: true })).status);
+    statuses.push((await send('PATCH', `/posts/${post.id}`, { title: 'Changed' })).status);
+    statuses.push((await send('DELETE', `/posts/${post.id}`)).status);
+    const refused = [await send('POST', '/posts', { title: 'One too many', body: 'b', authorId: 'writer', published: true }), await send('PATCH', `/posts/${post.id}`, { title: 'x' })];
+    expect([...statuses, ...refused.map((answer) => answer.status)]).toEqual([...Array<number>(18).fill(201), 200, 204, 429, 404]);
+    expect(refused[0]?.body).toEqual({ error: 'Too many attempts, try again later' });
+    expect(Number(refused[0]?.headers['retry-after'])).toBeGreaterThan(3500);
+    // Reads are not writes, and another address is not held up.
+    expect((await send('GET', '/posts')).status).toBe(200);
+    expect((await client('203.0.113.9')('POST', '/posts', { title: 'Elsewhere', body: 'b', authorId: 'w', published: true })).status).toBe(201);
+    await expectServedByEvery('POST', '/posts');
   }, 60_000);
 
   it('lets exactly one of 20 concurrent signups of one e-mail, spread over the processes, win', async () => {

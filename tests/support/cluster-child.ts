@@ -1,7 +1,10 @@
-// main.ts's process with a cluster restart policy of the test's own, as JSON in
-// INKWELL_TEST_RESTART_POLICY (startInkwell's `{ in: 'child', restartPolicy }`): production's
-// delays (1 s doubling to 30 s) would make a test of many deaths last minutes. node:cluster forks
-// this same file, so the workers run it too; only the primary uses the policy.
-import { runProcess, type RestartPolicy } from '@inkwell/app';
+// main.ts's process with timings of the test's own, as JSON in environment variables (startInkwell's
+// `{ in: 'child', restartPolicy, watchdog }`): a cluster restart policy (INKWELL_TEST_RESTART_POLICY;
+// production's delays, 1 s doubling to 30 s, would make a test of many deaths last minutes) and
+// the event-loop watchdog's (INKWELL_TEST_WATCHDOG; production's 10 s would make a test of a pause
+// last a minute). node:cluster forks this same file, so the workers run it too.
+import { runProcess, type RestartPolicy, type WatchdogTimings } from '@inkwell/app';
 
-await runProcess({ restartPolicy: JSON.parse(process.env.INKWELL_TEST_RESTART_POLICY ?? 'null') as RestartPolicy });
+const fromJson = <T>(name: string): T | undefined => (process.env[name] === undefined ? undefined : (JSON.parse(process.env[name]) as T));
+
+await runProcess({ restartPolicy: fromJson<RestartPolicy>('INKWELL_TEST_RESTART_POLICY'), watchdog: fromJson<WatchdogTimings>('INKWELL_TEST_WATCHDOG') });

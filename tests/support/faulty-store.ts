@@ -49,3 +49,39 @@ export function withFaults(store: Store): { store: Store; faults: StoreFaults } 
     },
   };
 }
+
+/**
+ * Wraps a store so that every repository, limiter and outbox call answers `latencyMs` late, as a
+ * database whose round trips have slowed down: the call reaches the store half-way through and
+ * its answer takes the other half. `latencyMs` can be changed at any time.
+ */
+export function withLatency(store: Store, latencyMs: number): { store: Store; setLatency(ms: number): void } {
+  let latency = latencyMs;
+  const wait = () => new Promise((resolve) => setTimeout(resolve, latency / 2));
+  function wrap<R extends object>(repository: R): R {
+    return new Proxy(repository, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          await wait();
+          const result: unknown = await Reflect.apply(value, target, args);
+          await wait();
+          return result;
+        };
+      },
+    });
+  }
+  return {
+    store: {
+      ...store,
+      users: wrap(store.users),
+      posts: wrap(store.posts),
+      outbox: wrap(store.outbox),
+      attemptLimiter: (rule, clock) => wrap(store.attemptLimiter(rule, clock)),
+    },
+    setLatency: (ms) => {
+      latency = ms;
+    },
+  };
+}

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
+import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SERVER_TIMEOUTS, type LingerBounds, type ServerTimeouts } from '@inkwell/adapters-http';
-import { createInkwell, readConfig, startServer, type Inkwell, type RestartPolicy, type RunningServer, type Store } from '@inkwell/app';
+import { createInkwell, readConfig, startServer, type Inkwell, type RestartPolicy, type RunningServer, type Store, type WatchdogTimings } from '@inkwell/app';
 import type { PasswordHasher } from '@inkwell/domain';
 import {
   deliverDueMessages,
@@ -37,8 +38,8 @@ const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 const mainModule = fileURLToPath(new URL('packages/app/src/main.ts', `file://${repositoryRoot}`));
 // The same start-up with a test's own timeouts (a single process, no signal handling).
 const timedModule = fileURLToPath(new URL('./serve-child.ts', import.meta.url));
-// main.ts's process with a cluster restart policy of the test's own.
-const restartPolicyModule = fileURLToPath(new URL('./cluster-child.ts', import.meta.url));
+// main.ts's process with a cluster restart policy or watchdog timings of the test's own.
+const scaledModule = fileURLToPath(new URL('./cluster-child.ts', import.meta.url));
 
 /**
  * The serving layer's setting this test run was given, which every server started here takes
@@ -69,6 +70,14 @@ export interface InProcessOptions {
   readonly hasher?: 'fake' | 'real' | PasswordHasher;
   /** A clock of the test's own; by default a manual one that stands still at the time the server started. */
   readonly clock?: ManualClock;
+  /** How long `server.close()` lets requests in flight finish before it cuts them (10 s as in production by default). */
+  readonly shutdownGraceMs?: number;
+  /**
+   * How long `server.close()` lets idle connections deliver a request still on their way: none by
+   * default (production's second would make every test that closes a server a second longer;
+   * tests/processes/drain-end.test.ts runs it in a process as production does).
+   */
+  readonly lastRequestsMs?: number;
 }
 
 /** Where a child process keeps its data: `DB_URL=memory:`, or a MongoDB (`DB_URL`, and `DB_DATABASE` when given). */
@@ -91,11 +100,19 @@ export interface InChildOptions {
   readonly timeouts?: Partial<ServerTimeouts>;
   /** A `WEB_CONCURRENCY` cluster's restart policy instead of production's (support/cluster-child.ts). */
   readonly restartPolicy?: RestartPolicy;
+  /** The event-loop watchdog's timings instead of production's, in every process (support/cluster-child.ts). */
+  readonly watchdog?: WatchdogTimings;
   /**
    * The process's scheduling priority (`os.setPriority`, 19 the lowest), which the workers it
    * forks inherit: a test that wedges it at 100% CPU leaves the other test files their cores.
    */
   readonly priority?: number;
+  /**
+   * How the process is started: `main.ts` from source through tsx (the default), or `pnpm start`
+   * exactly as production documents it (a build, then the built server), for tests of what a
+   * supervisor holding that PID sees. `pnpm` must be on PATH.
+   */
+  readonly command?: 'main.ts' | 'pnpm start';
 }
 
 /** Any way to start an inkwell under test. */
@@ -216,11 +233,20 @@ export function mailOnDemand(inkwell: Inkwell, store: Store, clock: ManualClock,
   const running = inkwell.mail;
   if (running === null) return null;
   running.loop.stopClaiming();
-  const deps = { users: store.users, clock, outbox: store.outbox, mailer: sender, mailRules: running.mailRules };
+  const deps = { users: store.users, clock, outbox: store.outbox, mailer: sender, mailRules: running.mailRules, mailLimits: running.mailLimits };
   return { sender, deliver: () => deliverDueMessages(deps) };
 }
 
-async function startInProcess({ store, env = {}, timeouts, linger, hasher: which, clock = manualClock(Date.now()) }: InProcessOptions): Promise<InProcessServer> {
+async function startInProcess({
+  store,
+  env = {},
+  timeouts,
+  linger,
+  hasher: which,
+  clock = manualClock(Date.now()),
+  shutdownGraceMs,
+  lastRequestsMs = 0,
+}: InProcessOptions): Promise<InProcessServer> {
   const hasher = fakePasswordHasher();
   const counted = countingStore(store);
   const { logger, capture } = capturedPino();
@@ -237,12 +263,14 @@ async function startInProcess({ store, env = {}, timeouts, linger, hasher: which
   const server = await startServer(config, logger, {
     timeouts,
     linger,
+    shutdownGraceMs,
+    lastRequestsMs,
     overrides: { store: counted.store, clock, ...(which === 'real' ? {} : { hasher: typeof which === 'object' ? which : hasher }) },
   });
   return {
     url: server.url,
     port: server.port,
-    timeouts: { ...DEFAULT_SERVER_TIMEOUTS, ...timeouts },
+    timeouts: { ...DEFAULT_SERVER_TIMEOUTS, keepAliveMs: config.keepAliveTimeoutSeconds * 1000, ...timeouts },
     clock,
     hasher,
     calls: counted.calls,
@@ -270,13 +298,22 @@ function storeEnv(store: ChildStore | undefined): Record<string, string> {
   return store.database === undefined ? { DB_URL: store.url } : { DB_URL: store.url, DB_DATABASE: store.database };
 }
 
-function spawnChild({ store, env = {}, timeouts, restartPolicy, priority }: InChildOptions): ChildRun {
+function spawnChild({ store, env = {}, timeouts, restartPolicy, watchdog, priority, command = 'main.ts' }: InChildOptions): ChildRun {
   const timed = timeouts === undefined ? {} : { INKWELL_TEST_TIMEOUTS: JSON.stringify(timeouts) };
   const restarts = restartPolicy === undefined ? {} : { INKWELL_TEST_RESTART_POLICY: JSON.stringify(restartPolicy) };
-  const module = timeouts !== undefined ? timedModule : restartPolicy !== undefined ? restartPolicyModule : mainModule;
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', module], {
+  const watched = watchdog === undefined ? {} : { INKWELL_TEST_WATCHDOG: JSON.stringify(watchdog) };
+  const scaled = restartPolicy !== undefined || watchdog !== undefined;
+  const module = timeouts !== undefined ? timedModule : scaled ? scaledModule : mainModule;
+  const pnpmStart = command === 'pnpm start';
+  // A supervisor's PATH, for pnpm start: without the node_modules/.bin folders that pnpm put in
+  // front of this test run's, whose `node` (a shell script) would otherwise run pnpm itself and
+  // stand between the test and pnpm's PID. pnpm reads its own settings from the home folder.
+  const path = pnpmStart ? supervisorPath() : (process.env.PATH ?? '');
+  const home = pnpmStart && process.env.HOME !== undefined ? { HOME: process.env.HOME } : {};
+  const [file, args] = pnpmStart ? ['pnpm', ['start']] : [process.execPath, ['--conditions=source', '--import', 'tsx', module]];
+  const child = spawn(file, args, {
     cwd: repositoryRoot,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...SERVING_ENV, ...env, ...timed, ...restarts },
+    env: { PATH: path, ...home, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...SERVING_ENV, ...env, ...timed, ...restarts, ...watched },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Before the process has loaded anything, so before a cluster's primary forks.
@@ -340,6 +377,14 @@ function spawnChild({ store, env = {}, timeouts, restartPolicy, priority }: InCh
       await exited;
     },
   };
+}
+
+/** This run's PATH without the node_modules/.bin folders a package manager put in front: what a supervisor starting `pnpm start` has. */
+export function supervisorPath(): string {
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((folder) => !/node_modules[\\/]\.bin$/.test(folder))
+    .join(delimiter);
 }
 
 /** The JSON records among a child's lines (the ones it prints before its logger exists are plain text). */

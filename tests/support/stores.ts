@@ -70,6 +70,7 @@ export function countingStore(store: Store): { store: Store; calls: RepositoryCa
       return result;
     },
     claim: (...args) => store.outbox.claim(...args),
+    renew: (...args) => store.outbox.renew(...args),
     remove: async (...args) => {
       await store.outbox.remove(...args);
       ended += 1;

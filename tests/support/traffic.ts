@@ -61,7 +61,8 @@ export function startTraffic(
   };
 }
 
-function send(url: string, { method, path, body }: TrafficRequest, agent: Agent | undefined, timeoutMs: number): Promise<Outcome> {
+/** Sends one request (on `agent`'s connection, or a new one of its own) and answers its outcome: its status, or the client's error code. */
+export function send(url: string, { method, path, body }: TrafficRequest, agent: Agent | undefined, timeoutMs = 15_000): Promise<Outcome> {
   const sentAt = performance.now();
   const text = body === undefined ? undefined : JSON.stringify(body);
   const headers = text === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) };
@@ -87,7 +88,13 @@ export function tally(outcomes: readonly Outcome[]): Record<string, number> {
   return counts;
 }
 
-/** Alternate reads of `postId` and post creations, as a mixed load. */
+/**
+ * What a server under `readsAndWrites` traffic runs with: its clients, all on one address, write
+ * thousands of posts, far past the write budget a real client has (which its own tests cover).
+ */
+export const TRAFFIC_ENV = { POST_WRITES_MAX_PER_ADDRESS: '0' } as const;
+
+/** Alternate reads of `postId` and post creations, as a mixed load (see `TRAFFIC_ENV`). */
 export function readsAndWrites(postId: string): (i: number) => TrafficRequest {
   return (i) =>
     i % 2 === 0

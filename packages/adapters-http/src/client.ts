@@ -4,7 +4,7 @@ import { hc, type ClientRequestOptions } from 'hono/client';
 import type { AppType } from './http-app.js';
 
 export type { AppType } from './http-app.js';
-export type { Pagination, Post, PostPage, PublicSession, PublicUser, SignedIn, ValidationIssue } from '@inkwell/domain';
+export type { Account, Pagination, Post, PostPage, PublicSession, PublicUser, SignedIn, ValidationIssue } from '@inkwell/domain';
 
 /**
  * The API as the typed client sees it: `AppType`, whose every route carries the request body

@@ -1,8 +1,10 @@
+import { isDomainError } from '@inkwell/domain';
 import { Hono } from 'hono';
 import { accountRoutes } from './routes/accounts.js';
 import { corsPolicy } from './middleware/cors-policy.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { healthRoutes } from './routes/health.js';
+import { linkPageRoutes } from './link-pages/link-page-routes.js';
 import type { HttpDeps } from './http-deps.js';
 import { failureResponse, knownErrorResponse } from './http-errors.js';
 import { methodNotAllowed } from 'hono/method-not-allowed';
@@ -20,7 +22,7 @@ export function createHttpApp(deps: HttpDeps) {
   const app = new Hono();
   // Around everything, so every answer (errors, 404s and 405s included) is logged, and carries
   // its request id and the security headers.
-  app.use(accessLog(deps.accessLogger ?? deps.logger), requestId, securityHeaders);
+  app.use(accessLog(deps.accessLogger ?? deps.logger, deps.requestsInFlight), requestId, securityHeaders);
   // A known path with another method: 405 with Allow (GET implies HEAD) instead of the 404.
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (c, methods) => failureResponse(c, 'MethodNotAllowed', { Allow: methods.join(', ') }) }));
   // Before the routes, so a preflight OPTIONS is answered 204 instead of 405.
@@ -37,11 +39,16 @@ export function createHttpApp(deps: HttpDeps) {
     .route('/', healthRoutes.app(deps));
   // Outside the typed chain on purpose: the docs are for people, not part of `AppType`'s API.
   if (deps.apiDocs !== false) app.route('/', docsRoutes(deps));
+  // The pages a mailed link opens, for people too, and there only while mail is on.
+  app.route('/', linkPageRoutes(deps));
 
   app.notFound((c) => failureResponse(c, 'NotFound'));
   app.onError((thrown, c) => {
+    if (isDomainError(thrown, 'StoreUnavailable')) deps.storeUnreachable?.();
     const known = knownErrorResponse(c, thrown);
     if (known) return known;
+    // Cut at shutdown: the server has said so in a line of its own.
+    if (deps.requestsInFlight?.wasCut(c) === true) return failureResponse(c, 'InternalError');
     if (clientWentAway(c)) {
       // The client hung up (or the server cut it at a timeout) while its body was being read:
       // nothing is wrong with the service and nobody will read this answer.

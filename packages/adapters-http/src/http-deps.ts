@@ -1,5 +1,6 @@
 import type { UseCaseDeps } from '@inkwell/domain';
 import type { Logger } from './logger.js';
+import type { RequestsInFlight } from './middleware/requests-in-flight.js';
 
 /**
  * Everything the HTTP app needs: every port, policy and rule set of the domain's use cases
@@ -14,8 +15,15 @@ export interface HttpDeps extends UseCaseDeps {
    * a cheaper logger for it (the line has fixed, plain fields), since it is written on every request.
    */
   readonly accessLogger?: Logger;
-  /** Whether the store answers right now; backs `GET /health`, which bounds how long it waits for the answer. */
-  readonly storeIsUp: () => Promise<boolean>;
+  /**
+   * Whether the store can be reached, as last seen (a ping in the background, the requests' own
+   * failures): `GET /health` answers it at once, whatever the database does meanwhile.
+   */
+  readonly storeReachable: () => boolean;
+  /** Told of every answer 503 `Service unavailable` because the store could not be reached, so that an outage is seen and counted. */
+  readonly storeUnreachable?: () => void;
+  /** Where the requests under way are kept, so that a server cutting them at shutdown can name each (`RequestsInFlight`). */
+  readonly requestsInFlight?: RequestsInFlight;
   /** Whether the process is stopping (draining before it exits): `GET /health` then answers 503 `stopping`. Never, when omitted. */
   readonly stopping?: () => boolean;
   /** Largest accepted request body in bytes; docs/api.md's 1 MiB when omitted. */

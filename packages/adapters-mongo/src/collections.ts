@@ -33,7 +33,12 @@ export interface UserDocument {
   sessions: SessionDocument[];
   /** When the password last changed; absent while it never did (then `createdAt` counts). */
   passwordChangedAt?: number;
-  /** The password reset link last sent and not yet used; null or absent when there is none. */
+  /** The live password reset links, oldest first (at most the few a record keeps); absent or empty when there is none. */
+  passwordResets?: LinkDocument[];
+  /**
+   * The one password reset link that versions keeping a single link recorded: still honoured
+   * until it expires, and voided with the others.
+   */
   passwordReset?: LinkDocument | null;
   /** The e-mail verification link last sent and not yet used; null or absent when there is none. */
   emailVerification?: LinkDocument | null;
@@ -118,14 +123,13 @@ export interface OutboxDocument {
    */
   sealedToken?: string;
   requestedAt: number;
-  newEmail?: string;
   /** Failed attempts so far. */
   attempts: number;
   /** When it is next due, in milliseconds since the Unix epoch. */
   nextAttemptAt: number;
   /** The process that holds it, or null when none does. */
   holder: string | null;
-  /** Until when `holder` holds it; 0 when nobody does. */
+  /** Until when `holder` holds it, in the database's time (milliseconds since the Unix epoch); 0 when nobody does. */
   leaseUntil: number;
 }
 

@@ -1,6 +1,6 @@
 import { isDomainError } from '@inkwell/domain';
 import { expect, it } from 'vitest';
-import { connectMongo } from './connect.js';
+import { connectMongo, openMongo } from './connect.js';
 import { MongoPostRepository } from './mongo-post-repository.js';
 import { MongoUserRepository } from './mongo-user-repository.js';
 import { startMongoProxy } from './test-support/mongo-proxy.js';
@@ -41,6 +41,21 @@ describeWithMongo('connectMongo', (mongo) => {
     const error = await new MongoUserRepository(connection.db).findByEmail('a@example.com').catch((e: unknown) => e);
     expect(isDomainError(error, 'StoreUnavailable')).toBe(true);
   });
+
+  it.skipIf(!canProxy)('connects a client made while the database was gone once it is back, after a failed connect', async () => {
+    const proxy = await startMongoProxy(mongo().url);
+    await proxy.goDown();
+    const connection = openMongo({ url: proxy.url, database: mongo().database, serverSelectionTimeoutMS: 300 });
+    try {
+      await expect(connection.connect()).rejects.toMatchObject({ name: 'MongoServerSelectionError' });
+      await proxy.comeBack();
+      await connection.connect();
+      expect(await connection.ping()).toBe(true);
+    } finally {
+      await connection.close();
+      await proxy.close();
+    }
+  }, 15_000);
 
   it.skipIf(!canProxy)('answers StoreUnavailable while the database is gone and recovers on its own', async () => {
     const proxy = await startMongoProxy(mongo().url);

@@ -1,6 +1,6 @@
 import { MongoServerSelectionError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { connectMongo } from './connect.js';
+import { answerTimeoutMs, connectMongo, openMongo } from './connect.js';
 
 // Port 1 on the loopback is closed: connections are refused at once, so only the timeouts count.
 const UNREACHABLE = 'mongodb://127.0.0.1:1';
@@ -33,5 +33,18 @@ describe('connectMongo without a database', () => {
     await expect(connectMongo({ url: 'postgres://localhost', database: 'x' })).rejects.toMatchObject({
       name: 'MongoParseError',
     });
+  });
+});
+
+describe('openMongo', () => {
+  it('makes the client without connecting, and throws the driver error at once for a URL it cannot use', async () => {
+    const connection = openMongo({ url: UNREACHABLE, database: 'x' });
+    expect(connection.db.databaseName).toBe('x');
+    // As long as a request waits for a silent database: the socket timeout.
+    expect(answerTimeoutMs(connection.db)).toBe(10_000);
+    await connection.close();
+    for (const url of ['mongodb://user:pa:ss@127.0.0.1:1/', 'mongodb://127.0.0.1:1/?tls=maybe', 'mongodb://127.0.0.1:1/?unknownOption=1']) {
+      expect(() => openMongo({ url, database: 'x' })).toThrow(expect.objectContaining({ name: 'MongoParseError' }) as Error);
+    }
   });
 });

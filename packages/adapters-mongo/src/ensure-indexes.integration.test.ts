@@ -25,6 +25,7 @@ describe.skipIf(!mongoTest)('ensureIndexes', () => {
       { name: 'email_1', key: [['email', 1]], unique: true },
       { name: 'emailVerification.tokenHash_1', key: [['emailVerification.tokenHash', 1]], unique: false },
       { name: 'passwordReset.tokenHash_1', key: [['passwordReset.tokenHash', 1]], unique: false },
+      { name: 'passwordResets.tokenHash_1', key: [['passwordResets.tokenHash', 1]], unique: false },
       { name: 'sessions.expiresAt_1', key: [['sessions.expiresAt', 1]], unique: false },
     ]);
     expect(await indexes('posts')).toEqual([

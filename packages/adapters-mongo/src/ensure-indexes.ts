@@ -10,7 +10,9 @@ export async function ensureIndexes(db: Db): Promise<void> {
     // without scanning every user.
     usersCollection(db).createIndex({ 'sessions.expiresAt': 1 }),
     // Find the account a mailed link's token belongs to, by its hash (confirming a password reset,
-    // verifying an e-mail). Sparse: most accounts have no link outstanding.
+    // verifying an e-mail). Sparse: most accounts have no link outstanding. `passwordReset` is the
+    // single reset link of earlier versions, honoured until it expires.
+    usersCollection(db).createIndex({ 'passwordResets.tokenHash': 1 }, { sparse: true }),
     usersCollection(db).createIndex({ 'passwordReset.tokenHash': 1 }, { sparse: true }),
     usersCollection(db).createIndex({ 'emailVerification.tokenHash': 1 }, { sparse: true }),
     // Serves the published list: equality on `published`, then the list order (see MongoPostRepository).

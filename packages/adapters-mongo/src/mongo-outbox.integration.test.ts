@@ -46,6 +46,7 @@ describeWithMongo('MongoOutbox', (mongo) => {
   it('stores exactly the message fields, its delivery state and the sealed token, nothing a caller smuggles in', async () => {
     await mongo().db.collection('outbox').deleteMany({});
     const notice = { kind: 'email-changed' as MessageKind, to: 'old@example.com', userId: 'u1', newEmail: 'new@example.com', requestedAt: T0, extra: 'x' };
+    // `newEmail` is what notices carried before they stopped naming the new address: never stored.
     const added = await outbox().add(notice);
     const [document] = await stored();
     expect(document).toStrictEqual({
@@ -54,7 +55,6 @@ describeWithMongo('MongoOutbox', (mongo) => {
       to: 'old@example.com',
       userId: 'u1',
       requestedAt: T0,
-      newEmail: 'new@example.com',
       attempts: 0,
       nextAttemptAt: T0,
       holder: null,
@@ -68,7 +68,7 @@ describeWithMongo('MongoOutbox', (mongo) => {
     try {
       const token = newToken();
       await outbox({}, other.db).add(reset(token));
-      const [claimed] = await outbox().claim('b', T0, T0 + LEASE, 10);
+      const [claimed] = await outbox().claim('b', T0, LEASE, 10);
       expect(claimed?.token).toBe(token);
     } finally {
       await other.close();
@@ -80,7 +80,7 @@ describeWithMongo('MongoOutbox', (mongo) => {
     const lost = await outbox({ tokenKey: randomBytes(32) }).add(reset());
     const kept = await outbox().add({ ...reset(), requestedAt: T0 + 1 });
     const unreadable: unknown[] = [];
-    const claimed = await outbox({ onUnreadable: (message) => unreadable.push(message) }).claim('a', T0 + 1, T0 + LEASE, 10);
+    const claimed = await outbox({ onUnreadable: (message) => unreadable.push(message) }).claim('a', T0 + 1, LEASE, 10);
     expect(claimed.map((message) => message.id)).toEqual([kept.id]);
     expect(unreadable).toEqual([{ id: lost.id, kind: 'password-reset' }]);
     expect((await stored()).map((document) => String(document._id))).toEqual([kept.id]);
@@ -94,7 +94,7 @@ describeWithMongo('MongoOutbox', (mongo) => {
     const sealedToken = (await collection.findOne({ _id: ObjectId.createFromHexString(first.id) }))?.sealedToken as string;
     await collection.updateOne({ _id: ObjectId.createFromHexString(second.id) }, { $set: { sealedToken } });
     const unreadable: unknown[] = [];
-    const claimed = await outbox({ onUnreadable: (message) => unreadable.push(message) }).claim('a', T0 + 1, T0 + LEASE, 10);
+    const claimed = await outbox({ onUnreadable: (message) => unreadable.push(message) }).claim('a', T0 + 1, LEASE, 10);
     expect(claimed.map((message) => message.id)).toEqual([first.id]);
     expect(unreadable).toEqual([{ id: second.id, kind: 'password-reset' }]);
   });
@@ -106,10 +106,10 @@ describeWithMongo('MongoOutbox', (mongo) => {
       const added = await Promise.all(Array.from({ length: 40 }, (_, i) => outbox().add({ ...reset(), requestedAt: T0 + (i % 4) })));
       const here = outbox();
       const there = outbox({}, other.db);
-      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? here : there).claim(`holder-${i}`, T0 + 10, T0 + LEASE, 6)));
+      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? here : there).claim(`holder-${i}`, T0 + 10, LEASE, 6)));
       const claimed = claims.flat().map((message) => message.id);
       expect(claimed).toHaveLength(new Set(claimed).size);
-      const rest = await here.claim('last', T0 + 10, T0 + LEASE, 100);
+      const rest = await here.claim('last', T0 + 10, LEASE, 100);
       expect([...claimed, ...rest.map((message) => message.id)].sort()).toEqual(added.map((message) => message.id).sort());
     } finally {
       await other.close();
@@ -122,14 +122,31 @@ describeWithMongo('MongoOutbox', (mongo) => {
     await outbox().add({ ...reset(), requestedAt: T0 + 1 });
     const log = await recordCommands(mongo().url, mongo().database);
     try {
-      expect(await outbox({}, log.db).claim('a', T0 + 1, T0 + LEASE, 10)).toHaveLength(2);
+      expect(await outbox({}, log.db).claim('a', T0 + 1, LEASE, 10)).toHaveLength(2);
       const started = log.events.filter((event) => event instanceof CommandStartedEvent);
       expect(started.map((event) => event.commandName)).toEqual(['findAndModify', 'findAndModify', 'findAndModify']);
-      expect(started[0]?.command).toMatchObject({ query: { nextAttemptAt: { $lte: T0 + 1 }, leaseUntil: { $lte: T0 + 1 } } });
+      expect(started[0]?.command).toMatchObject({
+        query: { nextAttemptAt: { $lte: T0 + 1 }, $expr: { $lte: ['$leaseUntil', { $toLong: '$$NOW' }] } },
+        update: [{ $set: { holder: { $literal: 'a' }, leaseUntil: { $add: [{ $toLong: '$$NOW' }, LEASE] } } }],
+      });
       expect([...(started[0]?.command.sort as Map<string, number>)]).toEqual([['nextAttemptAt', 1], ['_id', 1]]);
     } finally {
       await log.close();
     }
+  });
+
+  it("counts a lease from the database's time when it grants it, whatever the caller's clock says", async () => {
+    await mongo().db.collection('outbox').deleteMany({});
+    const added = await outbox().add(reset());
+    // A caller whose clock is an hour behind (or whose claim took long to arrive) still holds the message for the whole lease.
+    const before = Date.now();
+    await outbox().claim('a', T0, 2_000, 10);
+    const [document] = await stored();
+    expect(Number(document?.leaseUntil)).toBeGreaterThanOrEqual(before + 2_000);
+    expect(Number(document?.leaseUntil)).toBeLessThan(Date.now() + 2_000 + 1_000);
+    expect(await outbox().claim('b', Date.now() + 3_600_000, LEASE, 10)).toEqual([]);
+    expect(await outbox().renew(added.id, 'a', T0 - 3_600_000, 2_000)).toBe(true);
+    expect(Number((await stored())[0]?.leaseUntil)).toBeGreaterThanOrEqual(before + 2_000);
   });
 
   it('ignores an id it never issues, and a key of the wrong size is refused at once', async () => {
@@ -143,7 +160,13 @@ describeWithMongo('MongoOutbox', (mongo) => {
     await connection.close();
     const closed = outbox({}, connection.db);
     const id = new ObjectId().toHexString();
-    for (const operation of [() => closed.add(reset()), () => closed.claim('a', T0, T0 + LEASE, 1), () => closed.remove(id, 'a'), () => closed.retryLater(id, 'a', T0)]) {
+    for (const operation of [
+      () => closed.add(reset()),
+      () => closed.claim('a', T0, LEASE, 1),
+      () => closed.renew(id, 'a', T0, LEASE),
+      () => closed.remove(id, 'a'),
+      () => closed.retryLater(id, 'a', T0),
+    ]) {
       const error = await operation().catch((e: unknown) => e);
       expect(isDomainError(error, 'StoreUnavailable')).toBe(true);
     }

@@ -1,6 +1,6 @@
 import type { MessageKind, NewMessage, Outbox, OutboxMessage } from '@inkwell/domain';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { ObjectId, type Collection, type Db } from 'mongodb';
+import { ObjectId, type Collection, type Db, type Document } from 'mongodb';
 import { outboxCollection, type OutboxDocument } from './collections.js';
 import { toObjectId } from './object-ids.js';
 import { callStore } from './store-errors.js';
@@ -25,8 +25,8 @@ export interface MongoOutboxOptions {
 
 /**
  * An `Outbox` in the `outbox` collection, shared by every process on the database: one document
- * per message, `{ _id, kind, to, userId?, sealedToken?, requestedAt, newEmail?, attempts,
- * nextAttemptAt, holder, leaseUntil }`, removed once delivered or dropped.
+ * per message, `{ _id, kind, to, userId?, sealedToken?, requestedAt, attempts, nextAttemptAt,
+ * holder, leaseUntil }`, removed once delivered or dropped.
  *
  * A token is stored sealed (AES-256-GCM, a new nonce per message, the message's id as associated
  * data so a sealed token cannot be moved to another message) and opened on claim: the collection
@@ -34,9 +34,13 @@ export interface MongoOutboxOptions {
  *
  * Claiming is one `findOneAndUpdate` per message, sorted by `nextAttemptAt`, whose filter takes
  * only a message due and held by nobody (`leaseUntil` passed): MongoDB applies it to the document
- * atomically, so two processes claiming at once never both get one message. `remove` and
- * `retryLater` name the holder in their filter, so a process whose lease was taken over changes
- * nothing. The index `{ nextAttemptAt: 1, leaseUntil: 1 }` (ensureIndexes) serves the claim.
+ * atomically, so two processes claiming at once never both get one message. Leases are in the
+ * database's time: the update that grants or renews one sets `leaseUntil` from `$$NOW`, and a
+ * claim compares it with `$$NOW`, so a lease runs from the moment the database grants it however
+ * long the request took to get there, and processes whose clocks differ agree on when it ends.
+ * `renew`, `remove` and `retryLater` name the holder in their filter, so a process whose message
+ * went to another changes nothing. The index `{ nextAttemptAt: 1, leaseUntil: 1 }`
+ * (ensureIndexes) serves the claim.
  */
 export class MongoOutbox implements Outbox {
   readonly #messages: Collection<OutboxDocument>;
@@ -62,7 +66,6 @@ export class MongoOutbox implements Outbox {
       ...(message.userId === undefined ? {} : { userId: message.userId }),
       ...(message.token === undefined ? {} : { sealedToken: this.#seal(message.token, _id) }),
       requestedAt: message.requestedAt,
-      ...(message.newEmail === undefined ? {} : { newEmail: message.newEmail }),
       attempts: 0,
       nextAttemptAt: message.requestedAt,
       holder: null,
@@ -74,14 +77,14 @@ export class MongoOutbox implements Outbox {
     });
   }
 
-  /** Leases up to `max` due messages to `holder`, the earliest due first, one atomic update each. */
-  async claim(holder: string, now: number, leaseUntil: number, max: number): Promise<OutboxMessage[]> {
+  /** Leases up to `max` due messages to `holder` for `leaseMs` of the database's time, the earliest due first, one atomic update each. */
+  async claim(holder: string, now: number, leaseMs: number, max: number): Promise<OutboxMessage[]> {
     const claimed: OutboxMessage[] = [];
     await callStore(async () => {
       while (claimed.length < max) {
         const document = await this.#messages.findOneAndUpdate(
-          { nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
-          { $set: { holder, leaseUntil } },
+          { nextAttemptAt: { $lte: now }, $expr: { $lte: ['$leaseUntil', DATABASE_NOW] } },
+          [{ $set: { holder: { $literal: holder }, leaseUntil: leaseFromNow(leaseMs) } }],
           { sort: { nextAttemptAt: 1, _id: 1 }, returnDocument: 'after' },
         );
         if (document === null) return;
@@ -95,6 +98,13 @@ export class MongoOutbox implements Outbox {
       }
     });
     return claimed;
+  }
+
+  /** Sets the lease of a message `holder` still holds to `leaseMs` from the database's now, in one update whose filter names the holder. */
+  async renew(id: string, holder: string, _now: number, leaseMs: number): Promise<boolean> {
+    const _id = toObjectId(id);
+    if (!_id) return false;
+    return callStore(async () => (await this.#messages.updateOne({ _id, holder: { $eq: holder } }, [{ $set: { leaseUntil: leaseFromNow(leaseMs) } }])).matchedCount === 1);
   }
 
   /** Removes the message if `holder` still holds it. */
@@ -141,6 +151,14 @@ export class MongoOutbox implements Outbox {
   }
 }
 
+/** The database's time in milliseconds, as an aggregation expression. */
+const DATABASE_NOW: Document = { $toLong: '$$NOW' };
+
+/** A lease's end `leaseMs` after the database's now, as an aggregation expression. */
+function leaseFromNow(leaseMs: number): Document {
+  return { $add: [DATABASE_NOW, leaseMs] };
+}
+
 /** The domain's message from a stored document, with its token in clear when it has one. */
 function toMessage(document: OutboxDocument, token: string | undefined): OutboxMessage {
   return {
@@ -149,7 +167,6 @@ function toMessage(document: OutboxDocument, token: string | undefined): OutboxM
     ...(document.userId === undefined ? {} : { userId: document.userId }),
     ...(token === undefined ? {} : { token }),
     requestedAt: document.requestedAt,
-    ...(document.newEmail === undefined ? {} : { newEmail: document.newEmail }),
     id: document._id.toHexString(),
     attempts: document.attempts,
     nextAttemptAt: document.nextAttemptAt,

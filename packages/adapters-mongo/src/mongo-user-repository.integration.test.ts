@@ -43,8 +43,33 @@ describeWithMongo('MongoUserRepository', (mongo) => {
     await mongo().db.collection('users').updateOne({}, { $unset: { emailVerified: '' } });
     expect(await users.findById(user.id)).toStrictEqual({ ...user, emailVerified: false });
     const reset = { tokenHash: 'h', email: alice.email, requestedAt: alice.createdAt + 1, expiresAt: alice.createdAt + 60_000 };
-    expect(await users.recordPasswordReset(user.id, reset, alice.createdAt + 1)).toStrictEqual({ ...user, emailVerified: false });
-    expect(await mongo().db.collection('users').findOne({}, { projection: { _id: 0, passwordReset: 1 } })).toStrictEqual({ passwordReset: reset });
+    expect(await users.recordPasswordReset(reset, 5, alice.createdAt + 1)).toStrictEqual({ user: { ...user, emailVerified: false }, recorded: true });
+    expect(await mongo().db.collection('users').findOne({}, { projection: { _id: 0, passwordResets: 1 } })).toStrictEqual({ passwordResets: [reset] });
+  });
+
+  it('honours the single reset link of the versions that kept one until it expires, and voids it with the others', async () => {
+    const users = await emptyRepository();
+    const { user } = await users.insert(alice, firstSession);
+    const now = alice.createdAt + 10;
+    const legacy = { tokenHash: 'legacy', email: alice.email, requestedAt: now - 5, expiresAt: now + 60_000 };
+    await mongo().db.collection('users').updateOne({}, { $set: { passwordReset: legacy } });
+    expect(await users.findByPasswordReset('legacy', now)).toStrictEqual(user);
+    expect(await users.findByPasswordReset('legacy', now + 60_000)).toBeNull();
+    await users.recordPasswordReset({ ...legacy, tokenHash: 'new', requestedAt: now }, 5, now);
+    expect(await users.findByPasswordReset('legacy', now + 1)).toStrictEqual(user);
+    expect(await users.resetPassword(user.id, 'legacy', 'h2', firstSession, now + 2)).not.toBeNull();
+    expect(await users.findByPasswordReset('new', now + 3)).toBeNull();
+    expect(await mongo().db.collection('users').findOne({}, { projection: { _id: 0, passwordReset: 1, passwordResets: 1 } })).toStrictEqual({});
+  });
+
+  it('stores a reset link as its values, never reading an address or a hash as an expression', async () => {
+    const users = await emptyRepository();
+    const email = '$email@example.com';
+    const { user } = await users.insert({ ...alice, email }, firstSession);
+    const link = { tokenHash: '$$ROOT', email, requestedAt: alice.createdAt + 1, expiresAt: alice.createdAt + 60_000 };
+    expect(await users.recordPasswordReset(link, 5, alice.createdAt + 1)).toStrictEqual({ user, recorded: true });
+    expect(await mongo().db.collection('users').findOne({}, { projection: { _id: 0, passwordResets: 1 } })).toStrictEqual({ passwordResets: [link] });
+    expect(await users.findByPasswordReset('$$ROOT', alice.createdAt + 2)).toStrictEqual(user);
   });
 
   it('gives sessions random 128-bit ids: no two alike, nothing to count up from', async () => {
@@ -83,7 +108,9 @@ describeWithMongo('MongoUserRepository', (mongo) => {
       const link = { tokenHash: 'hash-of-a-token', email: alice.email, requestedAt: now + 1, expiresAt: now + 60_000 };
       expect(await commands(() => users.recordEmailVerification(user.id, link, now))).toEqual(['findAndModify']);
       expect(await commands(() => users.verifyEmail(link.tokenHash, now))).toEqual(['findAndModify']);
-      expect(await commands(() => users.recordPasswordReset(user.id, link, now))).toEqual(['findAndModify']);
+      expect(await commands(() => users.recordPasswordReset(link, 5, now))).toEqual(['findAndModify']);
+      // An address without an account costs the same one command.
+      expect(await commands(() => users.recordPasswordReset({ ...link, email: 'nobody@example.com' }, 5, now))).toEqual(['findAndModify']);
       expect(await commands(() => users.findByPasswordReset(link.tokenHash, now))).toEqual(['find']);
       expect(await commands(() => users.resetPassword(user.id, link.tokenHash, 'h3', firstSession, now))).toEqual(['findAndModify']);
       expect(await commands(() => users.startDeletion(user.id, now + 60_000, now, { passwordHash: 'h3', token }))).toEqual(['update']);
@@ -118,7 +145,6 @@ describeWithMongo('MongoUserRepository', (mongo) => {
         expect(await users.update(id, { name: 'x', updatedAt: now })).toBeNull();
         expect(await users.exchangeTokenWithoutSession(id, now - 1000, firstSession, 20, now)).toBeNull();
         expect(await users.startDeletion(id, now + 1, now, {})).toBe(false);
-        expect(await users.recordPasswordReset(id, { tokenHash: 'h', email: alice.email, requestedAt: now, expiresAt: now + 1 }, now)).toBeNull();
         expect(await users.resetPassword(id, 'h', 'h2', firstSession, now)).toBeNull();
         expect(await users.recordEmailVerification(id, { tokenHash: 'h', email: alice.email, requestedAt: now, expiresAt: now + 1 }, now)).toBeNull();
         await users.cancelDeletion(id);

@@ -163,11 +163,12 @@ export class MongoUserRepository implements UserRepository {
     const sessions = { $filter: { input: liveSessions(now), cond: { $eq: ['$$this.id', { $literal: keptSessionId }] } } };
     const set = {
       passwordHash: { $literal: passwordHash },
-      updatedAt: now,
+      updatedAt: { $max: ['$updatedAt', now] },
       tokensWithoutSessionEndedAt: now,
       keptTokenWithoutSession: keptToken,
       sessions,
       passwordChangedAt: now,
+      passwordResets: { $literal: [] },
       passwordReset: null,
     };
     return callStore(async () => {
@@ -187,13 +188,14 @@ export class MongoUserRepository implements UserRepository {
   async update(userId: string, changes: UserChanges, requires?: Verified): Promise<User | null> {
     const _id = toObjectId(userId);
     if (!_id) return null;
-    const set: Document = { updatedAt: changes.updatedAt };
+    const set: Document = { updatedAt: { $max: ['$updatedAt', changes.updatedAt] } };
     if (changes.name !== undefined) set.name = { $literal: changes.name };
     if (changes.email !== undefined) {
       const stays = { $eq: ['$email', { $literal: changes.email }] };
       Object.assign(set, {
         email: { $literal: changes.email },
         emailVerified: { $and: [stays, { $eq: ['$emailVerified', true] }] },
+        passwordResets: { $cond: [stays, { $ifNull: ['$passwordResets', { $literal: [] }] }, { $literal: [] }] },
         passwordReset: { $cond: [stays, '$passwordReset', null] },
         emailVerification: { $cond: [stays, '$emailVerification', null] },
       });
@@ -246,20 +248,36 @@ export class MongoUserRepository implements UserRepository {
   }
 
   /**
-   * Sets `passwordReset` in one update whose filter holds what recording it requires: the address,
-   * no deletion under way, the password last changed before the request, no later reset recorded.
+   * Finds the account by its address and records the link, in one update pipeline whose filter is
+   * the address alone (so an address without an account costs the same one command): the link
+   * joins `passwordResets`, kept in the order the links were asked for, without the expired ones
+   * and past `keep` without the oldest, only while no deletion is under way and the password last
+   * changed before the request; otherwise the list stays as it was. Whether the link is in the
+   * list the update answers says whether it was recorded.
    */
-  async recordPasswordReset(userId: string, reset: LinkRecord, now: number): Promise<User | null> {
-    const before = { $lt: reset.requestedAt };
-    return this.#recordLink(userId, 'passwordReset', reset, now, {
-      $or: [{ passwordChangedAt: before }, { passwordChangedAt: { $exists: false }, createdAt: before }],
+  async recordPasswordReset(reset: LinkRecord, keep: number, now: number): Promise<{ user: User; recorded: boolean } | null> {
+    const link = { $literal: { tokenHash: reset.tokenHash, email: reset.email, requestedAt: reset.requestedAt, expiresAt: reset.expiresAt } satisfies LinkDocument };
+    const others = { $filter: { input: { $ifNull: ['$passwordResets', []] }, cond: { $and: [{ $gt: ['$$this.expiresAt', now] }, { $ne: ['$$this.tokenHash', { $literal: reset.tokenHash }] }] } } };
+    const asked = (compare: '$lte' | '$gt') => ({ $filter: { input: others, cond: { [compare]: ['$$this.requestedAt', reset.requestedAt] } } });
+    const kept = { $slice: [{ $concatArrays: [asked('$lte'), [link], asked('$gt')] }, -Math.max(1, keep)] };
+    const records = {
+      $and: [{ $not: [{ $gt: [{ $ifNull: ['$deletingUntil', 0] }, now] }] }, { $lt: [{ $ifNull: ['$passwordChangedAt', '$createdAt'] }, reset.requestedAt] }],
+    };
+    return callStore(async () => {
+      const after = await this.#users.findOneAndUpdate(
+        { email: { $eq: reset.email } },
+        [{ $set: { passwordResets: { $cond: [records, kept, { $ifNull: ['$passwordResets', []] }] } } }],
+        { returnDocument: 'after', projection: { ...USER_FIELDS, 'passwordResets.tokenHash': 1 } },
+      );
+      if (!after) return null;
+      return { user: toUser(after), recorded: (after.passwordResets ?? []).some((recorded) => recorded.tokenHash === reset.tokenHash) };
     });
   }
 
-  /** The account whose live `passwordReset` has the hash, found through its index. */
+  /** The account with a live reset link of this hash, found through its index. */
   async findByPasswordReset(tokenHash: string, now: number): Promise<User | null> {
     return callStore(async () => {
-      const document = await this.#users.findOne(linkFilter('passwordReset', tokenHash, now), { projection: USER_FIELDS });
+      const document = await this.#users.findOne(resetFilter(tokenHash, now), { projection: USER_FIELDS });
       return document && toUser(document);
     });
   }
@@ -274,16 +292,16 @@ export class MongoUserRepository implements UserRepository {
       $set: {
         passwordHash,
         emailVerified: true,
-        updatedAt: now,
         passwordChangedAt: now,
         tokensWithoutSessionEndedAt: now,
         keptTokenWithoutSession: null,
         sessions: [session],
       },
-      $unset: { passwordReset: '', emailVerification: '' },
+      $max: { updatedAt: now },
+      $unset: { passwordResets: '', passwordReset: '', emailVerification: '' },
     };
     return callStore(async () => {
-      const after = await this.#users.findOneAndUpdate({ _id, ...linkFilter('passwordReset', tokenHash, now) }, update, {
+      const after = await this.#users.findOneAndUpdate({ _id, ...resetFilter(tokenHash, now) }, update, {
         returnDocument: 'after',
         projection: USER_FIELDS,
       });
@@ -291,42 +309,39 @@ export class MongoUserRepository implements UserRepository {
     });
   }
 
-  /** Sets `emailVerification` in one update whose filter holds what recording it requires: the address, unverified, no deletion under way, no later one recorded. */
+  /**
+   * Sets `emailVerification` in one update whose filter holds what recording it requires: the
+   * address, unverified, no deletion under way, no later one recorded (the same one again may be).
+   */
   async recordEmailVerification(userId: string, verification: LinkRecord, now: number): Promise<User | null> {
-    return this.#recordLink(userId, 'emailVerification', verification, now, { emailVerified: { $ne: true } });
+    const _id = toObjectId(userId);
+    if (!_id) return null;
+    const link: LinkDocument = { tokenHash: verification.tokenHash, email: verification.email, requestedAt: verification.requestedAt, expiresAt: verification.expiresAt };
+    const filter = {
+      _id,
+      email: { $eq: verification.email },
+      emailVerified: { $ne: true },
+      deletingUntil: { $not: { $gt: now } },
+      $or: [
+        { emailVerification: null },
+        { 'emailVerification.requestedAt': { $lt: verification.requestedAt } },
+        { 'emailVerification.tokenHash': { $eq: verification.tokenHash } },
+      ],
+    };
+    return callStore(async () => {
+      const after = await this.#users.findOneAndUpdate(filter, { $set: { emailVerification: link } }, { returnDocument: 'after', projection: USER_FIELDS });
+      return after && toUser(after);
+    });
   }
 
   /** Marks the address verified and voids the link, in one update whose filter holds the live link. */
   async verifyEmail(tokenHash: string, now: number): Promise<User | null> {
     return callStore(async () => {
       const after = await this.#users.findOneAndUpdate(
-        linkFilter('emailVerification', tokenHash, now),
+        singleLinkFilter('emailVerification', tokenHash, now),
         { $set: { emailVerified: true }, $max: { updatedAt: now }, $unset: { emailVerification: '' } },
         { returnDocument: 'after', projection: USER_FIELDS },
       );
-      return after && toUser(after);
-    });
-  }
-
-  /**
-   * Records `link` as the account's `field`, in one update whose filter holds `also`, the address,
-   * no deletion under way at `now`, and no link asked for later recorded (the same one again may be).
-   */
-  async #recordLink(userId: string, field: LinkField, link: LinkRecord, now: number, also: Document): Promise<User | null> {
-    const _id = toObjectId(userId);
-    if (!_id) return null;
-    const document: LinkDocument = { tokenHash: link.tokenHash, email: link.email, requestedAt: link.requestedAt, expiresAt: link.expiresAt };
-    const filter = {
-      _id,
-      email: { $eq: link.email },
-      deletingUntil: { $not: { $gt: now } },
-      $and: [
-        also,
-        { $or: [{ [field]: null }, { [`${field}.requestedAt`]: { $lt: link.requestedAt } }, { [`${field}.tokenHash`]: { $eq: link.tokenHash } }] },
-      ],
-    };
-    return callStore(async () => {
-      const after = await this.#users.findOneAndUpdate(filter, { $set: { [field]: document } }, { returnDocument: 'after', projection: USER_FIELDS });
       return after && toUser(after);
     });
   }
@@ -357,14 +372,29 @@ function stillHolds(requires: Verified | undefined, now: number): Document {
   return filter;
 }
 
-/** The two links an account records. */
-type LinkField = 'passwordReset' | 'emailVerification';
+/**
+ * The account one of whose reset links has this token hash, while the link is unexpired at `now`
+ * and was sent to the account's address, and no deletion is under way: in `passwordResets`, or
+ * in the single `passwordReset` of the versions that kept one. The hash is compared as a value
+ * (`$eq`, `$literal`), never read as an operator or a field path.
+ */
+function resetFilter(tokenHash: string, now: number): Document {
+  const works = (link: string) => ({ $and: [{ $eq: [`${link}.tokenHash`, { $literal: tokenHash }] }, { $gt: [`${link}.expiresAt`, now] }, { $eq: [`${link}.email`, '$email'] }] });
+  return {
+    deletingUntil: { $not: { $gt: now } },
+    $or: [
+      { 'passwordResets.tokenHash': { $eq: tokenHash }, $expr: { $anyElementTrue: [{ $map: { input: { $ifNull: ['$passwordResets', []] }, in: works('$$this') } }] } },
+      singleLinkFilter('passwordReset', tokenHash, now),
+    ],
+  };
+}
 
 /**
- * The account whose `field` link has this token hash, while the link is unexpired at `now` and was
- * sent to the account's address, and no deletion is under way.
+ * The account whose `field` link (the one verification link, or a reset link of the versions that
+ * kept one) has this token hash, while the link is unexpired at `now` and was sent to the
+ * account's address, and no deletion is under way.
  */
-function linkFilter(field: LinkField, tokenHash: string, now: number): Document {
+function singleLinkFilter(field: 'passwordReset' | 'emailVerification', tokenHash: string, now: number): Document {
   return {
     [`${field}.tokenHash`]: { $eq: tokenHash },
     [`${field}.expiresAt`]: { $gt: now },

@@ -44,7 +44,7 @@ describe('repositories without a database', () => {
       users.cancelDeletion(SOME_ID),
       users.delete(SOME_ID),
       users.removeExpiredSessions(T0),
-      users.recordPasswordReset(SOME_ID, { tokenHash: 'h', email: 'a@example.com', requestedAt: T0, expiresAt: T0 + 1 }, T0),
+      users.recordPasswordReset({ tokenHash: 'h', email: 'a@example.com', requestedAt: T0, expiresAt: T0 + 1 }, 5, T0),
       users.findByPasswordReset('h', T0),
       users.resetPassword(SOME_ID, 'h', 'h2', { createdAt: T0, expiresAt: T0 + 1 }, T0),
       users.recordEmailVerification(SOME_ID, { tokenHash: 'h', email: 'a@example.com', requestedAt: T0, expiresAt: T0 + 1 }, T0),

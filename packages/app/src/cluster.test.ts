@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Worker } from 'node:cluster';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { clusterRefusal, DEFAULT_RESTART_POLICY, runClusterPrimary, workerDeaths, type PrimaryHost } from './cluster.js';
+import { clusterRefusal, DEFAULT_RESTART_POLICY, runClusterPrimary, slotDeaths, type PrimaryHost } from './cluster.js';
 import { readConfig } from './config.js';
 import { createLogger } from './logger.js';
 
@@ -23,27 +23,33 @@ describe('clusterRefusal', () => {
   });
 });
 
-describe('workerDeaths: the restart policy', () => {
+describe('slotDeaths: the restart policy of one worker slot', () => {
   it('replaces after 1 s, doubling with each death of a streak up to 30 s', () => {
-    const deaths = workerDeaths();
-    const delays = Array.from({ length: 9 }, (_, i) => deaths.record(i * 100).restartInMs);
+    const deaths = slotDeaths();
+    const delays = Array.from({ length: 9 }, (_, i) => deaths.died(i * 100).restartInMs);
     expect(delays).toEqual([1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000, 30_000]);
   });
 
-  it('keeps the streak while deaths come less than a minute apart, and starts over after a quiet minute', () => {
-    const deaths = workerDeaths();
-    expect([0, 50_000, 100_000].map((at) => deaths.record(at).restartInMs)).toEqual([1000, 2000, 4000]);
-    expect(deaths.record(100_000 + 60_001).restartInMs).toBe(1000);
+  it('keeps the streak while its workers die before serving a minute, and starts over after one that served it', () => {
+    const deaths = slotDeaths();
+    deaths.listening(0);
+    expect(deaths.died(59_999).restartInMs).toBe(1000);
+    deaths.listening(61_000);
+    expect(deaths.died(61_000 + 59_999).restartInMs).toBe(2000);
+    // A worker that never listened served nothing, however long it lived.
+    expect(deaths.died(500_000).restartInMs).toBe(4000);
+    deaths.listening(600_000);
+    expect(deaths.died(660_000).restartInMs).toBe(1000);
   });
 
-  it('calls more than 10 deaths within 60 s a crash loop, once per streak', () => {
-    const deaths = workerDeaths();
-    const verdicts = Array.from({ length: 14 }, (_, i) => deaths.record(i * 1000));
-    expect(verdicts.map((verdict) => verdict.crashLoop)).toEqual([...Array<boolean>(10).fill(false), true, false, false, false]);
-    expect(verdicts[10]?.recentDeaths).toBe(11);
-    // After a quiet minute a new streak may be reported again.
-    const later = Array.from({ length: 11 }, (_, i) => deaths.record(200_000 + i * 1000));
-    expect(later.filter((verdict) => verdict.crashLoop)).toHaveLength(1);
+  it('calls 5 deaths in a row a crash loop, once per streak, and again in a later streak', () => {
+    const deaths = slotDeaths();
+    const verdicts = Array.from({ length: 8 }, (_, i) => deaths.died(i * 1000));
+    expect(verdicts.map((verdict) => verdict.crashLoop)).toEqual([false, false, false, false, true, false, false, false]);
+    expect(verdicts[4]?.deathsInRow).toBe(5);
+    deaths.listening(10_000);
+    const later = Array.from({ length: 5 }, (_, i) => deaths.died(70_000 + i * 1000));
+    expect(later.map((verdict) => verdict.crashLoop)).toEqual([false, false, false, false, true]);
   });
 });
 
@@ -135,19 +141,62 @@ describe('runClusterPrimary', () => {
     );
   });
 
-  it('logs more than 10 deaths within 60 s as an error, once, and still replaces every worker', () => {
+  it("replaces a slot's first death after 1 s, whatever another slot's streak", () => {
     vi.useFakeTimers();
     const fake = fakeHost();
-    const { logger, lines } = capturedLogger();
-    runClusterPrimary({ ...config, webConcurrency: 12 }, logger, DEFAULT_RESTART_POLICY, fake.host);
+    const { logger } = capturedLogger();
+    runClusterPrimary(config, logger, DEFAULT_RESTART_POLICY, fake.host);
     for (const worker of fake.workers) fake.listen(worker);
-    for (const worker of [...fake.workers]) fake.die(worker);
-    vi.advanceTimersByTime(30_000);
-    expect(fake.workers).toHaveLength(24);
-    const errors = lines.filter((line) => line.level === 50);
-    expect(errors).toEqual([expect.objectContaining({ recentDeaths: 11, msg: expect.stringMatching(/^workers keep dying: 11 deaths in 60 s/) as unknown })]);
-    expect(fake.exits).toEqual([]);
+    // Slot 0 dies four times in a row; its next replacement is 16 s away.
+    let victim = fake.workers[0];
+    for (let death = 0; death < 4; death++) {
+      const forks = fake.workers.length;
+      fake.die(victim);
+      while (fake.workers.length === forks) vi.advanceTimersByTime(100);
+      victim = fake.workers.at(-1);
+    }
+    fake.die(victim);
+    const forks = fake.workers.length;
+    fake.die(fake.workers[1]);
+    vi.advanceTimersByTime(999);
+    expect(fake.workers).toHaveLength(forks);
+    vi.advanceTimersByTime(1);
+    expect(fake.workers).toHaveLength(forks + 1);
   });
+
+  it.each([2, 8])(
+    'with WEB_CONCURRENCY=%i, logs a slot that keeps dying without serving as one error per streak, and still replaces it',
+    (workers) => {
+      vi.useFakeTimers();
+      const fake = fakeHost();
+      const { logger, lines } = capturedLogger();
+      runClusterPrimary({ ...config, webConcurrency: workers }, logger, DEFAULT_RESTART_POLICY, fake.host);
+      for (const worker of fake.workers) fake.listen(worker);
+      // Slot 0's workers die as they start, twelve times (some 4 minutes at production's delays).
+      let victim = fake.workers[0];
+      for (let death = 0; death < 12; death++) {
+        const forks = fake.workers.length;
+        fake.die(victim, 1, null);
+        while (fake.workers.length === forks) vi.advanceTimersByTime(100);
+        victim = fake.workers.at(-1);
+      }
+      const errors = () => lines.filter((line) => line.level === 50);
+      expect(errors()).toEqual([
+        expect.objectContaining({ slot: 0, deathsInRow: 5, msg: expect.stringMatching(/^worker slot 0 keeps dying: 5 deaths in a row/) as unknown }),
+      ]);
+      // One that serves a minute ends the streak; a new streak is reported again.
+      fake.listen(victim);
+      vi.advanceTimersByTime(60_000);
+      for (let death = 0; death < 5; death++) {
+        const forks = fake.workers.length;
+        fake.die(victim, 1, null);
+        while (fake.workers.length === forks) vi.advanceTimersByTime(100);
+        victim = fake.workers.at(-1);
+      }
+      expect(errors()).toHaveLength(2);
+      expect(fake.exits).toEqual([]);
+    },
+  );
 
   it('on a signal, passes it on, replaces nobody any more, and exits 0 once every worker stopped cleanly', () => {
     vi.useFakeTimers();

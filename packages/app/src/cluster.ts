@@ -3,52 +3,69 @@ import type { Logger } from 'pino';
 import { closeUnansweredHandoffs } from './cluster-handoffs.js';
 import { MEMORY_DB_URL, type Config } from './config.js';
 
-/** How long the primary waits, past its workers' drain, for them to finish in-flight requests (10 s) and stop. */
+/** How long the primary waits, past its workers' drain, for them to answer the requests still on their way (1 s), finish those in flight (10 s) and stop. */
 const WORKERS_STOP_MARGIN_MS = 15_000;
 
 /**
- * When the primary replaces a worker that died after the first start: after a delay that starts
- * at `firstDelayMs` and doubles with each death of a streak, up to `maxDelayMs`. A streak ends
- * when `windowMs` pass without a death. More than `crashLoopDeaths` deaths within `windowMs` is
- * a crash loop, logged as an error once per streak.
+ * When the primary replaces a worker that died after the first start, counted for each worker
+ * slot on its own: after a delay that starts at `firstDelayMs` and doubles with each death of the
+ * slot's streak, up to `maxDelayMs`. A streak ends when a worker of the slot has served (listened)
+ * for `servedMs` before it dies: its replacement is then due after `firstDelayMs` again.
+ * `crashLoopDeaths` deaths in one streak (the slot's workers dying without serving `servedMs` in
+ * between) are a crash loop, logged as an error once per streak.
  */
 export interface RestartPolicy {
   readonly firstDelayMs: number;
   readonly maxDelayMs: number;
-  readonly windowMs: number;
+  readonly servedMs: number;
   readonly crashLoopDeaths: number;
 }
 
-/** Production's policy: 1 s, doubling up to 30 s; more than 10 deaths in 60 s is a crash loop. */
-export const DEFAULT_RESTART_POLICY: RestartPolicy = { firstDelayMs: 1000, maxDelayMs: 30_000, windowMs: 60_000, crashLoopDeaths: 10 };
+/**
+ * Production's policy: 1 s, doubling up to 30 s; a worker that served a minute starts its slot
+ * afresh; 5 deaths of a slot in a row without a minute of serving (some 15 s of a slot failing
+ * at once) is a crash loop.
+ */
+export const DEFAULT_RESTART_POLICY: RestartPolicy = { firstDelayMs: 1000, maxDelayMs: 30_000, servedMs: 60_000, crashLoopDeaths: 5 };
 
 /** What the primary decides about one death: how long before its replacement, and whether to report a crash loop now. */
 export interface DeathVerdict {
   readonly restartInMs: number;
-  /** Deaths within the policy's window, this one included. */
-  readonly recentDeaths: number;
+  /** Deaths of the slot's streak, this one included. */
+  readonly deathsInRow: number;
   /** True for the death that makes the streak a crash loop (once per streak). */
   readonly crashLoop: boolean;
 }
 
-/** The deaths of a cluster's workers, and the restart policy applied to them. */
-export function workerDeaths(policy: RestartPolicy = DEFAULT_RESTART_POLICY): { record(now: number): DeathVerdict } {
-  let recent: number[] = [];
+/** The deaths of one worker slot, and the restart policy applied to them. */
+export interface SlotDeaths {
+  /** The slot's current worker listens from `now`. */
+  listening(now: number): void;
+  /** The slot's current worker died at `now`. */
+  died(now: number): DeathVerdict;
+}
+
+/** A worker slot's deaths under `policy`: its streak grows with each death, and ends when a worker of it served `servedMs`. */
+export function slotDeaths(policy: RestartPolicy = DEFAULT_RESTART_POLICY): SlotDeaths {
+  let listeningSince: number | undefined;
   let streak = 0;
   let reported = false;
   return {
-    record(now) {
-      const last = recent.at(-1);
-      if (last === undefined || now - last > policy.windowMs) {
+    listening(now) {
+      listeningSince = now;
+    },
+    died(now) {
+      const served = listeningSince !== undefined && now - listeningSince >= policy.servedMs;
+      listeningSince = undefined;
+      if (served) {
         streak = 0;
         reported = false;
       }
       streak++;
-      recent = [...recent.filter((at) => now - at < policy.windowMs), now];
-      const crashLoop = !reported && recent.length > policy.crashLoopDeaths;
+      const crashLoop = !reported && streak >= policy.crashLoopDeaths;
       if (crashLoop) reported = true;
       const restartInMs = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** Math.min(streak - 1, 30));
-      return { restartInMs, recentDeaths: recent.length, crashLoop };
+      return { restartInMs, deathsInRow: streak, crashLoop };
     },
   };
 }
@@ -98,14 +115,15 @@ const nodeHost: PrimaryHost = {
 };
 
 /**
- * The primary of a `WEB_CONCURRENCY` cluster: forks that many workers (each runs main.ts as a
- * server; they share the port, node:cluster hands out connections in turn) and supervises them.
- * A worker of the first start that exits before it listens aborts the start (exit 1, like a
- * single process would). Every later death, whatever its cause and whether or not the database
- * is up, is replaced after the restart policy's delay, while the other workers keep serving: the
- * primary never stops by itself after the first start. `stop(signal)` (main.ts calls it on
- * SIGTERM and SIGINT) passes the signal on to every worker, which drains and stops, and the
- * primary exits once all have stopped: 0 when every one stopped cleanly.
+ * The primary of a `WEB_CONCURRENCY` cluster: forks that many workers, one per slot (each runs
+ * main.ts as a server; they share the port, node:cluster hands out connections in turn) and
+ * supervises them. A worker of the first start that exits before it listens aborts the start
+ * (exit 1, like a single process would). Every later death, whatever its cause and whether or not
+ * the database is up, is replaced after its slot's delay under the restart policy, while the other
+ * workers keep serving: one slot's deaths never delay another's replacement, and the primary never
+ * stops by itself after the first start. `stop(signal)` (main.ts calls it on SIGTERM and SIGINT)
+ * passes the signal on to every worker, which drains and stops, and the primary exits once all
+ * have stopped: 0 when every one stopped cleanly.
  */
 export function runClusterPrimary(
   config: Config,
@@ -115,47 +133,51 @@ export function runClusterPrimary(
 ): { stop(signal: NodeJS.Signals): void } {
   const { cluster } = host;
   // Tracked here rather than read from cluster.workers, whose removal order around 'exit' is unspecified.
-  const live = new Set<Worker>();
+  const slotOf = new Map<Worker, number>();
   const listening = new Set<Worker>();
   const replacements = new Set<NodeJS.Timeout>();
-  const deaths = workerDeaths(policy);
+  const slots = Array.from({ length: config.webConcurrency }, () => slotDeaths(policy));
   let started = false;
   let stopping = false;
   let exitCode = 0;
 
-  const fork = () => {
+  const fork = (slot: number) => {
     const worker = cluster.fork();
-    live.add(worker);
+    slotOf.set(worker, slot);
     return worker;
   };
   cluster.on('listening', (worker) => {
     listening.add(worker);
+    const slot = slotOf.get(worker);
+    if (slot !== undefined) slots[slot]?.listening(host.now());
     if (!started && listening.size === config.webConcurrency) started = true;
   });
   cluster.on('exit', (worker, code, signal) => {
-    live.delete(worker);
+    const slot = slotOf.get(worker) ?? 0;
+    slotOf.delete(worker);
     const wasListening = listening.delete(worker);
     const pid = worker.process.pid;
-    const fields = { workerPid: pid, code, signal };
+    const fields = { workerPid: pid, slot, code, signal };
     if (stopping) {
       if (code !== 0) exitCode = 1;
       logger.info(fields, `worker ${pid} exited with code ${code ?? signal}`);
-      if (live.size === 0) host.exit(exitCode);
+      if (slotOf.size === 0) host.exit(exitCode);
     } else if (!started && !wasListening) {
       logger.fatal(fields, `inkwell: worker ${pid} could not start: stopping the cluster`);
       stop('SIGTERM', 1);
     } else {
-      const { restartInMs, recentDeaths, crashLoop } = deaths.record(host.now());
+      const { restartInMs, deathsInRow, crashLoop } = (slots[slot] as SlotDeaths).died(host.now());
       logger.warn({ ...fields, restartInMs }, `worker ${pid} died (${code ?? signal}): replacing it in ${restartInMs / 1000} s`);
       if (crashLoop)
         logger.error(
-          { recentDeaths, windowMs: policy.windowMs },
-          `workers keep dying: ${recentDeaths} deaths in ${policy.windowMs / 1000} s; each is replaced after up to ${policy.maxDelayMs / 1000} s`,
+          { slot, deathsInRow, servedMs: policy.servedMs },
+          `worker slot ${slot} keeps dying: ${deathsInRow} deaths in a row, none after serving ${policy.servedMs / 1000} s; ` +
+            `it is still replaced, after up to ${policy.maxDelayMs / 1000} s each time`,
         );
       const replacement = setTimeout(() => {
         replacements.delete(replacement);
-        const { pid: newPid } = fork().process;
-        logger.info({ workerPid: newPid, replacedPid: pid }, `worker ${newPid} started, replacing ${pid}`);
+        const { pid: newPid } = fork(slot).process;
+        logger.info({ workerPid: newPid, replacedPid: pid, slot }, `worker ${newPid} started, replacing ${pid}`);
       }, restartInMs);
       replacements.add(replacement);
     }
@@ -166,17 +188,17 @@ export function runClusterPrimary(
     stopping = true;
     exitCode = code;
     for (const replacement of replacements) clearTimeout(replacement);
-    logger.info({ signal }, `shutting down: stopping ${live.size} workers`);
-    if (live.size === 0) host.exit(exitCode);
-    for (const worker of live) worker.process.kill(signal);
+    logger.info({ signal }, `shutting down: stopping ${slotOf.size} workers`);
+    if (slotOf.size === 0) host.exit(exitCode);
+    for (const worker of slotOf.keys()) worker.process.kill(signal);
     setTimeout(() => {
       logger.error('workers did not stop in time: killing them');
-      for (const worker of live) worker.process.kill('SIGKILL');
+      for (const worker of slotOf.keys()) worker.process.kill('SIGKILL');
       host.exit(1);
     }, config.shutdownDrainSeconds * 1000 + WORKERS_STOP_MARGIN_MS).unref();
   };
 
   logger.info({ workers: config.webConcurrency }, `starting ${config.webConcurrency} worker processes`);
-  for (let i = 0; i < config.webConcurrency; i++) fork();
+  for (let slot = 0; slot < config.webConcurrency; slot++) fork(slot);
   return { stop: (signal) => stop(signal) };
 }

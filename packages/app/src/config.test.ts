@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
-  DEVELOPMENT_APP_URL,
   DEVELOPMENT_JWT_SECRET,
   DEVELOPMENT_MAIL_FROM,
   MAIL_OFF,
@@ -171,6 +170,29 @@ describe('readConfig', () => {
     });
   });
 
+  describe('POST_WRITES_MAX_PER_ADDRESS and POST_WRITE_WINDOW_SECONDS', () => {
+    it('default to 300 post writes an hour, and 0 turns the budget off', () => {
+      expect(readConfig({}).postWrites).toStrictEqual({ max: 300, windowSeconds: 3600 });
+      expect(readConfig({ POST_WRITES_MAX_PER_ADDRESS: '0', POST_WRITE_WINDOW_SECONDS: '60' }).postWrites).toStrictEqual({ max: 0, windowSeconds: 60 });
+    });
+
+    it.each([
+      ['POST_WRITES_MAX_PER_ADDRESS', '-1', 'POST_WRITES_MAX_PER_ADDRESS must be a whole number'],
+      ['POST_WRITE_WINDOW_SECONDS', '0', 'POST_WRITE_WINDOW_SECONDS must be at least 1'],
+    ])('refuses %s=%j with one line naming it', (name, value, message) => {
+      expect(refusal({ [name]: value }).message).toBe(message);
+    });
+  });
+
+  describe('the secrets no line may show', () => {
+    it('are the URLs of the database and of mail, and a signing secret of ours', () => {
+      const config = readConfig({ DB_URL: 'mongodb://u:p@db/', MAIL_URL: 'smtp://m:q@mail', MAIL_FROM: 'a@example.com', APP_URL: 'https://app.example.com', JWT_SECRET: 'a-signing-secret-of-more-than-32-bytes' });
+      expect(config.secrets).toStrictEqual({ urls: ['mongodb://u:p@db/', 'smtp://m:q@mail'], values: ['a-signing-secret-of-more-than-32-bytes'] });
+      // The public development secret is no secret.
+      expect(readConfig({}).secrets).toStrictEqual({ urls: ['mongodb://127.0.0.1:27017'], values: [] });
+    });
+  });
+
   describe('SHUTDOWN_DRAIN_SECONDS', () => {
     it('drains for 5 s by default, and for any whole number of seconds, 0 (no drain) included', () => {
       expect(readConfig({}).shutdownDrainSeconds).toBe(5);
@@ -286,11 +308,11 @@ describe('readConfig', () => {
 describe('mail: MAIL_URL, MAIL_FROM, APP_URL', () => {
   const SMTP = { MAIL_URL: 'smtp://mail.example.com:2525', MAIL_FROM: 'Example <no-reply@example.com>', APP_URL: 'https://app.example.com' };
 
-  it('is log: outside production by default, from a development sender, with links to http://localhost:3000', () => {
-    for (const env of [{}, { NODE_ENV: 'test' }, { NODE_ENV: 'development', MAIL_URL: 'log:' }]) {
-      expect(readConfig(env).mail).toStrictEqual({ transport: { kind: 'log' }, from: DEVELOPMENT_MAIL_FROM, appUrl: DEVELOPMENT_APP_URL });
+  it("is log: outside production by default, from a development sender, with links to the server's own address (no APP_URL)", () => {
+    for (const env of [{}, { NODE_ENV: 'test' }, { NODE_ENV: 'development', MAIL_URL: 'log:' }, { PORT: '0', HOST: '127.0.0.1' }]) {
+      expect(readConfig(env).mail).toStrictEqual({ transport: { kind: 'log' }, from: DEVELOPMENT_MAIL_FROM, appUrl: null });
     }
-    expect(DEVELOPMENT_APP_URL).toBe('http://localhost:3000');
+    expect(readConfig({ APP_URL: 'http://localhost:5173/' }).mail).toStrictEqual({ transport: { kind: 'log' }, from: DEVELOPMENT_MAIL_FROM, appUrl: 'http://localhost:5173' });
   });
 
   it('is off in production without MAIL_URL, and adds no warning: the start-up line is MAIL_OFF', () => {
@@ -309,7 +331,7 @@ describe('mail: MAIL_URL, MAIL_FROM, APP_URL', () => {
   it('reads an smtp:// server (STARTTLS when offered) with its sender and front end, in production too', () => {
     for (const env of [SMTP, { ...SMTP, NODE_ENV: 'production', JWT_SECRET: PRODUCTION_SECRET }]) {
       expect(readConfig(env).mail).toStrictEqual({
-        transport: { kind: 'smtp', secure: false, host: 'mail.example.com', port: 2525 },
+        transport: { kind: 'smtp', secure: false, starttls: 'required', host: 'mail.example.com', port: 2525 },
         from: 'Example <no-reply@example.com>',
         appUrl: 'https://app.example.com',
       });
@@ -320,6 +342,7 @@ describe('mail: MAIL_URL, MAIL_FROM, APP_URL', () => {
     expect(readConfig({ ...SMTP, MAIL_URL: 'smtps://apikey:p%40ss%3Aword@smtp.example.com' }).mail?.transport).toStrictEqual({
       kind: 'smtp',
       secure: true,
+      starttls: 'required',
       host: 'smtp.example.com',
       port: 465,
       auth: { user: 'apikey', pass: 'p@ss:word' },
@@ -336,12 +359,39 @@ describe('mail: MAIL_URL, MAIL_FROM, APP_URL', () => {
     expect(refusal({ ...SMTP, [name]: '' }).message).toBe(message);
   });
 
-  it.each(['http://mail.example.com', 'smtp:', 'smtp://', 'mail.example.com:25', 'SMTP-server', 'smtp://host/path', 'smtp://host?pool=true', 'smtp://host#x', 'log', 'log:x'])(
-    'refuses MAIL_URL %j with the forms it takes',
-    (MAIL_URL) => {
-      expect(refusal({ ...SMTP, MAIL_URL }).message).toMatch(/^MAIL_URL must be smtp:\/\/\[user:password@\]host\[:port\], smtps:\/\/.* or log:/);
-    },
-  );
+  it('requires STARTTLS for smtp:// to any host but a loopback one, unless MAIL_URL says ?starttls=optional, which warns', () => {
+    const starttls = (MAIL_URL: string) => readConfig({ ...SMTP, MAIL_URL }).mail?.transport;
+    for (const host of ['mail.example.com', '10.0.0.5', '[2001:db8::25]', '128.0.0.1', 'localhost.example.com']) {
+      expect(starttls(`smtp://${host}:25`)).toMatchObject({ starttls: 'required' });
+    }
+    for (const host of ['127.0.0.1', '127.10.0.3', 'localhost', 'LOCALHOST.', 'mail.localhost', '[::1]', '[0:0:0:0:0:0:0:1]']) {
+      expect(starttls(`smtp://${host}:25`)).toMatchObject({ starttls: 'optional' });
+    }
+    expect(starttls('smtp://relay.internal:25?starttls=optional')).toMatchObject({ host: 'relay.internal', starttls: 'optional' });
+    expect(starttls('smtp://127.0.0.1:25?starttls=required')).toMatchObject({ starttls: 'required' });
+    expect(readConfig({ ...SMTP, MAIL_URL: 'smtp://relay.internal:25?starttls=optional' }).warnings).toContainEqual(expect.stringMatching(/^MAIL_URL has \?starttls=optional: mail .* travels in clear/));
+    expect(readConfig({ ...SMTP, MAIL_URL: 'smtp://127.0.0.1:25?starttls=optional' }).warnings.filter((line) => line.startsWith('MAIL_URL'))).toEqual([]);
+    expect(readConfig({ ...SMTP, MAIL_URL: 'smtp://relay.internal:25' }).warnings.filter((line) => line.startsWith('MAIL_URL'))).toEqual([]);
+  });
+
+  it.each([
+    'http://mail.example.com',
+    'smtp:',
+    'smtp://',
+    'mail.example.com:25',
+    'SMTP-server',
+    'smtp://host/path',
+    'smtp://host?pool=true',
+    'smtp://host?starttls=off',
+    'smtp://host?starttls=optional&pool=true',
+    'smtp://host?starttls=optional&starttls=required',
+    'smtps://host?starttls=optional',
+    'smtp://host#x',
+    'log',
+    'log:x',
+  ])('refuses MAIL_URL %j with the forms it takes', (MAIL_URL) => {
+    expect(refusal({ ...SMTP, MAIL_URL }).message).toMatch(/^MAIL_URL must be smtp:\/\/\[user:password@\]host\[:port\]\[\?starttls=optional\], smtps:\/\/.* or log:/);
+  });
 
   it('never repeats a refused MAIL_URL, which may hold a password', () => {
     const { message } = refusal({ ...SMTP, MAIL_URL: 'smtp://user:hunter2@host/path' });
@@ -368,13 +418,25 @@ describe('mail: MAIL_URL, MAIL_FROM, APP_URL', () => {
   });
 });
 
-describe('mail links and limits', () => {
+describe('mail links, limits and budgets', () => {
   it('default to links of 30 minutes (reset) and 24 hours (verification), and 3, 30 and 3 requests an hour', () => {
     const config = readConfig({});
     expect(config.mailLinks).toStrictEqual({ passwordResetTtlSeconds: 1800, emailVerifyTtlSeconds: 86_400 });
     expect(config.limits.passwordResetsPerEmail).toStrictEqual({ max: 3, windowSeconds: 3600 });
     expect(config.limits.passwordResetsPerAddress).toStrictEqual({ max: 30, windowSeconds: 3600 });
     expect(config.limits.verificationMailsPerAccount).toStrictEqual({ max: 3, windowSeconds: 3600 });
+  });
+
+  it('default to 10 resets per e-mail from every client, 10 mails per recipient, and 3 e-mail changes per account and 30 per client address, an hour each', () => {
+    expect(readConfig({}).mailBudgets).toStrictEqual({
+      passwordResetsPerEmailTotal: { max: 10, windowSeconds: 3600 },
+      mailsPerRecipient: { max: 10, windowSeconds: 3600 },
+      emailChangesPerAccount: { max: 3, windowSeconds: 3600 },
+      emailChangesPerAddress: { max: 30, windowSeconds: 3600 },
+    });
+    const set = readConfig({ PASSWORD_RESET_MAX_PER_EMAIL_TOTAL: '20', MAIL_MAX_PER_RECIPIENT: '0', EMAIL_CHANGE_MAX_PER_ACCOUNT: '5', EMAIL_CHANGE_MAX_PER_ADDRESS: '50' }).mailBudgets;
+    expect([set.passwordResetsPerEmailTotal.max, set.mailsPerRecipient.max, set.emailChangesPerAccount.max, set.emailChangesPerAddress.max]).toEqual([20, 0, 5, 50]);
+    expect(refusal({ MAIL_MAX_PER_RECIPIENT: 'ten' }).message).toBe('MAIL_MAX_PER_RECIPIENT must be a whole number');
   });
 
   it('reads each, a limit of 0 turning it off', () => {

@@ -1,6 +1,9 @@
+import { DEFAULT_SERVER_TIMEOUTS } from '@inkwell/adapters-http';
 import { POST_ACCESS_MODES, type PostAccessMode } from '@inkwell/domain';
+import { isIPv4, isIPv6 } from 'node:net';
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
+import type { Secrets } from './redact-url-passwords.js';
 
 /** The JWT secret used when `JWT_SECRET` is unset outside production. Public by design: never use it for real. */
 export const DEVELOPMENT_JWT_SECRET = 'inkwell-development-secret-do-not-use-in-production';
@@ -26,7 +29,7 @@ export interface Config {
     readonly loginFailuresPerEmail: { readonly max: number; readonly windowSeconds: number };
     readonly loginFailuresPerAddress: { readonly max: number; readonly windowSeconds: number };
     readonly signupsPerAddress: { readonly max: number; readonly windowSeconds: number };
-    /** Password reset requests per e-mail asked for, known or not, per hour. */
+    /** Password reset requests per e-mail asked for (known or not) from one client address, per hour. */
     readonly passwordResetsPerEmail: { readonly max: number; readonly windowSeconds: number };
     /** Password reset requests per client address, per hour. */
     readonly passwordResetsPerAddress: { readonly max: number; readonly windowSeconds: number };
@@ -57,22 +60,38 @@ export interface Config {
   readonly connections: { readonly open: number; readonly perAddress: number; readonly lingering: number };
   /** Mail (recovery, verification, notices): how it leaves, from whom, where its links point; null when it is off. */
   readonly mail: MailConfig | null;
+  /** What mail and e-mail changes may cost: the budgets beside `limits`' reset and verification limits. */
+  readonly mailBudgets: MailBudgets;
   /** How long the links in mail work, in seconds. */
   readonly mailLinks: { readonly passwordResetTtlSeconds: number; readonly emailVerifyTtlSeconds: number };
   /** How long a stopping process keeps serving (answering with `Connection: close`, readiness 503) before it stops accepting. */
   readonly shutdownDrainSeconds: number;
   /** Problems worth a loud line at start that do not stop it (the development secret in use). */
   readonly warnings: readonly string[];
+
+  // Running the service: connections, secrets in output, writes per client.
+  /** How long an idle keep-alive connection is kept open, in seconds: longer than the idle timeout of the load balancer in front. */
+  readonly keepAliveTimeoutSeconds: number;
+  /** What no log line may show: the passwords of `DB_URL` and `MAIL_URL` (whatever characters they hold), and `JWT_SECRET`. */
+  readonly secrets: Secrets;
+  /** The write budget of posts: post writes (create, change, delete) per client address within the window; a `max` of 0 turns it off. */
+  readonly postWrites: { readonly max: number; readonly windowSeconds: number };
 }
 
 /** How mail leaves: through an SMTP server, or written to the log (`log:`, development only). */
 export type MailTransport = SmtpTransport | { readonly kind: 'log' };
 
-/** An SMTP server from `MAIL_URL`: `smtp://` (STARTTLS when the server offers it) or `smtps://` (TLS from the start). */
+/** An SMTP server from `MAIL_URL`: `smtp://` (STARTTLS) or `smtps://` (TLS from the start). */
 export interface SmtpTransport {
   readonly kind: 'smtp';
-  /** TLS from the start (`smtps://`) rather than STARTTLS when offered. */
+  /** TLS from the start (`smtps://`) rather than STARTTLS. */
   readonly secure: boolean;
+  /**
+   * For `smtp://`: whether mail goes only over STARTTLS (`required`: a server that does not offer
+   * it gets nothing), or over STARTTLS when the server offers it and in clear otherwise
+   * (`optional`). `MAIL_URL`'s `?starttls=`; `required` by default, but for a loopback host.
+   */
+  readonly starttls: 'required' | 'optional';
   readonly host: string;
   readonly port: number;
   /** The login, when the URL has one (user and password URL-decoded). */
@@ -84,13 +103,16 @@ export interface MailConfig {
   readonly transport: MailTransport;
   /** The sender, `address` or `Name <address>` (`MAIL_FROM`). */
   readonly from: string;
-  /** The front end's base URL, without a trailing slash (`APP_URL`): links are `{appUrl}/reset-password?token=…`. */
-  readonly appUrl: string;
+  /**
+   * The front end's base URL, without a trailing slash (`APP_URL`): links are `{appUrl}/reset-password?token=…`.
+   * Null for `log:` mail without `APP_URL` (development): links point at the server itself, at
+   * the address and port it listens on (`serverLinkBase`), where inkwell serves both pages.
+   */
+  readonly appUrl: string | null;
 }
 
-/** The sender and front end `log:` mail uses when `MAIL_FROM` and `APP_URL` are unset (development). */
+/** The sender `log:` mail uses when `MAIL_FROM` is unset (development). */
 export const DEVELOPMENT_MAIL_FROM = 'inkwell <no-reply@localhost>';
-export const DEVELOPMENT_APP_URL = 'http://localhost:3000';
 
 /** The start-up line of a production process without `MAIL_URL`. */
 export const MAIL_OFF =
@@ -141,7 +163,26 @@ function isAppUrl(value: string): boolean {
 }
 
 /** The usage line of every `MAIL_URL` refusal; it never repeats the value, which may hold a password. */
-const MAIL_URL_FORMS = 'MAIL_URL must be smtp://[user:password@]host[:port], smtps://[user:password@]host[:port] or log:';
+const MAIL_URL_FORMS = 'MAIL_URL must be smtp://[user:password@]host[:port][?starttls=optional], smtps://[user:password@]host[:port] or log:';
+
+/** Whether `host` (a URL's host name, IPv6 without brackets) names this machine: `localhost`, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  if (isIPv4(name)) return name.startsWith('127.');
+  if (isIPv6(name)) return name === '::1' || /^(0{1,4}:){7}0{0,3}1$/.test(name) || /^::ffff:127\./.test(name);
+  return false;
+}
+
+/** `MAIL_URL`'s query: nothing, or `starttls=required|optional` (smtp:// only); a `ConfigError` otherwise. */
+function starttlsOf(url: URL, secure: boolean): 'required' | 'optional' | undefined {
+  const names = [...url.searchParams.keys()];
+  if (url.search === '' || url.search === '?') return undefined;
+  const value = url.searchParams.get('starttls');
+  if (secure || names.length !== 1 || names[0] !== 'starttls' || (value !== 'required' && value !== 'optional'))
+    throw new ConfigError(`${MAIL_URL_FORMS}: the one query it takes is ?starttls=required or ?starttls=optional, with smtp://`);
+  return value;
+}
 
 /** `MAIL_URL` as a transport; a `ConfigError` naming the problem, never the value, when it is none. */
 function mailTransport(value: string): MailTransport {
@@ -149,14 +190,15 @@ function mailTransport(value: string): MailTransport {
   const url = URL.canParse(value) ? new URL(value) : null;
   if (url === null || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '')
     throw new ConfigError(MAIL_URL_FORMS);
-  if ((url.pathname !== '' && url.pathname !== '/') || url.search !== '' || url.hash !== '')
-    throw new ConfigError(`${MAIL_URL_FORMS}, without a path, query or fragment`);
+  if ((url.pathname !== '' && url.pathname !== '/') || url.hash !== '') throw new ConfigError(`${MAIL_URL_FORMS}, without a path or fragment`);
   const secure = url.protocol === 'smtps:';
+  // An IPv6 literal keeps its brackets in a URL, not in a socket address.
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   return {
     kind: 'smtp',
     secure,
-    // An IPv6 literal keeps its brackets in a URL, not in a socket address.
-    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    starttls: starttlsOf(url, secure) ?? (isLoopbackHost(host) ? 'optional' : 'required'),
+    host,
     port: url.port === '' ? (secure ? 465 : 587) : Number(url.port),
     ...(url.username === '' ? {} : { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }),
   };
@@ -165,19 +207,60 @@ function mailTransport(value: string): MailTransport {
 /**
  * Mail as the environment sets it: `MAIL_URL` (default `log:` outside production; unset in
  * production, mail is off), `MAIL_FROM` and `APP_URL`, both required with SMTP and defaulted for
- * `log:`. `log:` writes links to the log, so production refuses it.
+ * `log:` (`APP_URL` then being the server's own address, known once it listens). `log:` writes
+ * links to the log, so production refuses it.
  */
 function mailConfig(env: { MAIL_URL?: string; MAIL_FROM?: string; APP_URL?: string }, production: boolean): MailConfig | null {
   if (env.MAIL_URL === undefined && production) return null;
   const transport = mailTransport(env.MAIL_URL ?? 'log:');
   if (transport.kind === 'log') {
     if (production) throw new ConfigError('MAIL_URL=log: writes every mail, its link included, to the log: it is refused when NODE_ENV=production');
-    return { transport, from: env.MAIL_FROM ?? DEVELOPMENT_MAIL_FROM, appUrl: env.APP_URL ?? DEVELOPMENT_APP_URL };
+    return { transport, from: env.MAIL_FROM ?? DEVELOPMENT_MAIL_FROM, appUrl: env.APP_URL ?? null };
   }
   if (env.MAIL_FROM === undefined) throw new ConfigError('MAIL_FROM must be set when MAIL_URL is an SMTP server: it is the sender of every mail');
   if (env.APP_URL === undefined) throw new ConfigError('APP_URL must be set when MAIL_URL is an SMTP server: the links in mail point to it');
   return { transport, from: env.MAIL_FROM, appUrl: env.APP_URL };
 }
+
+// ---- Mail budgets (docs/security.md, "Mail bombing"): what mail and e-mail changes may cost. ----
+
+/** One budget: at most `max` in a fixed window of `windowSeconds` (an hour), 0 turning it off. */
+export interface Budget {
+  readonly max: number;
+  readonly windowSeconds: number;
+}
+
+/** The budgets of mail and of e-mail changes; each counted where the store keeps its limits. */
+export interface MailBudgets {
+  /** Password reset requests per e-mail from every client address together, per hour: the cap that bounds flooding one address. */
+  readonly passwordResetsPerEmailTotal: Budget;
+  /** Mails sent to one address per hour, whatever asked for them (signup, verification, reset, e-mail change, notices). */
+  readonly mailsPerRecipient: Budget;
+  /** E-mail changes (`PATCH /me` with a new `email`, a 409 included) per account per hour. */
+  readonly emailChangesPerAccount: Budget;
+  /** E-mail changes per client address per hour, a 409 included. */
+  readonly emailChangesPerAddress: Budget;
+}
+
+const MAIL_BUDGET_SETTINGS = {
+  PASSWORD_RESET_MAX_PER_EMAIL_TOTAL: wholeNumber('PASSWORD_RESET_MAX_PER_EMAIL_TOTAL', 10),
+  MAIL_MAX_PER_RECIPIENT: wholeNumber('MAIL_MAX_PER_RECIPIENT', 10),
+  EMAIL_CHANGE_MAX_PER_ACCOUNT: wholeNumber('EMAIL_CHANGE_MAX_PER_ACCOUNT', 3),
+  EMAIL_CHANGE_MAX_PER_ADDRESS: wholeNumber('EMAIL_CHANGE_MAX_PER_ADDRESS', 30),
+};
+
+/** The budgets from their settings, an hour each. */
+function mailBudgets(env: v.InferOutput<v.ObjectSchema<typeof MAIL_BUDGET_SETTINGS, undefined>>): MailBudgets {
+  const hourly = (max: number): Budget => ({ max, windowSeconds: HOUR_SECONDS });
+  return {
+    passwordResetsPerEmailTotal: hourly(env.PASSWORD_RESET_MAX_PER_EMAIL_TOTAL),
+    mailsPerRecipient: hourly(env.MAIL_MAX_PER_RECIPIENT),
+    emailChangesPerAccount: hourly(env.EMAIL_CHANGE_MAX_PER_ACCOUNT),
+    emailChangesPerAddress: hourly(env.EMAIL_CHANGE_MAX_PER_ADDRESS),
+  };
+}
+
+// ---- end of the mail budgets ----
 
 const EnvSchema = v.object({
   PORT: v.optional(
@@ -252,6 +335,12 @@ const EnvSchema = v.object({
   PASSWORD_RESET_MAX_PER_ADDRESS: wholeNumber('PASSWORD_RESET_MAX_PER_ADDRESS', 30),
   EMAIL_VERIFY_MAX_PER_ACCOUNT: wholeNumber('EMAIL_VERIFY_MAX_PER_ACCOUNT', 3),
   SHUTDOWN_DRAIN_SECONDS: wholeNumber('SHUTDOWN_DRAIN_SECONDS', 5),
+  ...MAIL_BUDGET_SETTINGS,
+
+  // Running the service.
+  KEEP_ALIVE_TIMEOUT_SECONDS: wholeNumber('KEEP_ALIVE_TIMEOUT_SECONDS', DEFAULT_SERVER_TIMEOUTS.keepAliveMs / 1000, 1),
+  POST_WRITES_MAX_PER_ADDRESS: wholeNumber('POST_WRITES_MAX_PER_ADDRESS', 300),
+  POST_WRITE_WINDOW_SECONDS: wholeNumber('POST_WRITE_WINDOW_SECONDS', HOUR_SECONDS, 1),
 });
 
 /** Every environment variable the configuration reads; docs/configuration.md has a row for each. */
@@ -284,6 +373,8 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
   }
 
   const mail = mailConfig({ MAIL_URL, MAIL_FROM, APP_URL }, NODE_ENV === 'production');
+  if (mail?.transport.kind === 'smtp' && !mail.transport.secure && mail.transport.starttls === 'optional' && !isLoopbackHost(mail.transport.host))
+    warnings.push('MAIL_URL has ?starttls=optional: mail to a server that offers no STARTTLS, or whose offer is stripped on the way, travels in clear. Use it only for a relay on a network you trust.');
 
   return {
     port: PORT,
@@ -314,8 +405,16 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     // apart by X-Forwarded-For, per request, and the per-address bound would bound the proxy.
     connections: { open: rest.CONNECTIONS_MAX, perAddress: rest.TRUST_PROXY ? 0 : rest.CONNECTIONS_PER_ADDRESS_MAX, lingering: rest.LINGERING_CONNECTIONS_MAX },
     mail,
+    mailBudgets: mailBudgets(rest),
     mailLinks: { passwordResetTtlSeconds: rest.PASSWORD_RESET_TTL_SECONDS, emailVerifyTtlSeconds: rest.EMAIL_VERIFY_TTL_SECONDS },
     shutdownDrainSeconds: rest.SHUTDOWN_DRAIN_SECONDS,
     warnings,
+
+    keepAliveTimeoutSeconds: rest.KEEP_ALIVE_TIMEOUT_SECONDS,
+    secrets: {
+      urls: [DB_URL, ...(MAIL_URL === undefined ? [] : [MAIL_URL])],
+      values: JWT_SECRET === undefined || JWT_SECRET === DEVELOPMENT_JWT_SECRET ? [] : [JWT_SECRET],
+    },
+    postWrites: { max: rest.POST_WRITES_MAX_PER_ADDRESS, windowSeconds: rest.POST_WRITE_WINDOW_SECONDS },
   };
 }

@@ -18,24 +18,33 @@ export const DEFAULT_WATCHDOG_TIMINGS: WatchdogTimings = { stallMs: 10_000, beat
  * shared memory, writes its one line straight to stdout, and ends the process with SIGKILL, the
  * one signal a stuck event loop cannot be asked to handle. Plain JavaScript, so that the same
  * text runs from source and from the build.
+ *
+ * It counts the time it watched the loop without a beat, not the time on the clock: each check
+ * adds the time since the last one, but never more than two check periods. A stuck loop leaves
+ * this thread running, so its time adds up check by check; a process paused whole (SIGSTOP,
+ * `docker pause`, a frozen cgroup, a debugger) pauses this thread too, and the clock time that
+ * passed meanwhile, however long, counts as one check. So a pause is never taken for a stall.
  */
 const WATCHDOG_THREAD = `
 const { workerData } = require('node:worker_threads');
 const { writeSync } = require('node:fs');
 const { beats, limitMs, checkMs, bindings, message } = workerData;
 let seen = Atomics.load(beats, 0);
-let seenAt = performance.now();
+let stalledMs = 0;
+let checkedAt = performance.now();
 setInterval(() => {
   const now = performance.now();
+  const watchedMs = Math.min(now - checkedAt, 2 * checkMs);
+  checkedAt = now;
   const beat = Atomics.load(beats, 0);
   if (beat !== seen) {
     seen = beat;
-    seenAt = now;
+    stalledMs = 0;
     return;
   }
-  if (now - seenAt <= limitMs) return;
-  const stalledMs = Math.round(now - seenAt);
-  writeSync(1, '{"level":60,"time":' + Date.now() + bindings + ',"stalledMs":' + stalledMs + ',"msg":' + JSON.stringify(message) + '}\\n');
+  stalledMs += watchedMs;
+  if (stalledMs <= limitMs) return;
+  writeSync(1, '{"level":60,"time":' + Date.now() + bindings + ',"stalledMs":' + Math.round(stalledMs) + ',"msg":' + JSON.stringify(message) + '}\\n');
   process.kill(process.pid, 'SIGKILL');
 }, checkMs);
 `;
@@ -50,8 +59,10 @@ export interface Watchdog {
  * `timings.stallMs` (a corrupt database reply the driver loops on, code that never yields), it
  * logs one fatal line and kills the process, so that its supervisor (the cluster's primary, or
  * the platform) starts a fresh one instead of leaving it wedged, answering nothing and ignoring
- * SIGTERM. Neither the thread nor the beat keeps the process alive. Off (null) while a debugger
- * may hold the loop at a breakpoint (the inspector is open).
+ * SIGTERM. A pause of the whole process (SIGSTOP and SIGCONT, `docker pause`) is not a stall: the
+ * watchdog thread was paused with it and does not count that time. Neither the thread nor the
+ * beat keeps the process alive. Off (null) while a debugger may hold the loop at a breakpoint
+ * (the inspector is open).
  */
 export function watchEventLoop(logger: Logger, timings: WatchdogTimings = DEFAULT_WATCHDOG_TIMINGS): Watchdog | null {
   if (inspectorUrl() !== undefined) {

@@ -10,3 +10,4 @@ export { mongoStore } from './mongo-store.js';
 export { startServer, type RunningServer, type ServerOptions } from './server.js';
 export { runProcess, type ProcessOptions } from './run-process.js';
 export { DEFAULT_RESTART_POLICY, type RestartPolicy } from './cluster.js';
+export { DEFAULT_WATCHDOG_TIMINGS, type WatchdogTimings } from './event-loop-watchdog.js';

@@ -47,7 +47,7 @@ describe('createInkwell, on data last served in another posts access mode', () =
     const seen: [object, string | undefined][] = [];
     const logger = { ...quiet, warn: (fields: object, message?: string) => void seen.push([fields, message]) };
     const config = readConfig({ DB_URL: 'memory:', JWT_SECRET: 'a-test-secret-of-at-least-32-bytes-long', POSTS_ACCESS: mode });
-    const inkwell = await createInkwell(config, logger, { store: { ...memoryStore(), previousPostsAccess }, hasher: fakePasswordHasher() });
+    const inkwell = await createInkwell(config, logger, { store: { ...memoryStore(), previousPostsAccess: Promise.resolve(previousPostsAccess) }, hasher: fakePasswordHasher() });
     await inkwell.close();
     return seen;
   };

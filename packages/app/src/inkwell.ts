@@ -1,6 +1,6 @@
-import { createHttpApp, type Logger } from '@inkwell/adapters-http';
+import { createHttpApp, RequestsInFlight, type Logger } from '@inkwell/adapters-http';
 import { postAccessPolicy, type Clock, type PasswordHasher, type PostAccessMode } from '@inkwell/domain';
-import { createAbuseLimits } from './abuse-limits.js';
+import { createAbuseLimits, createPostWriteLimits } from './abuse-limits.js';
 import { createBcryptPasswordHasher, type PooledPasswordHasher } from './adapters/bcrypt-password-hasher.js';
 import type { Config } from './config.js';
 import { plainLineLogger } from './logger.js';
@@ -8,6 +8,7 @@ import { createJoseTokenService } from './adapters/jose-token-service.js';
 import { startMail, type MailOverrides, type RunningMail } from './mail.js';
 import { openStore } from './open-store.js';
 import type { Store } from './store.js';
+import { watchStore, type StoreHealth } from './store-health.js';
 import { systemClock } from './adapters/system-clock.js';
 
 /**
@@ -17,6 +18,10 @@ import { systemClock } from './adapters/system-clock.js';
 export interface Inkwell {
   readonly app: ReturnType<typeof createHttpApp>;
   readonly store: Store;
+  /** Whether the store can be reached, as this process last saw it (readiness answers it). */
+  readonly storeHealth: StoreHealth;
+  /** The requests under way, which a stop names one line each when it cuts them. */
+  readonly requestsInFlight: RequestsInFlight;
   /** Marks the process as stopping: from now on `GET /health` answers 503 `stopping`, so load balancers take it out. */
   markStopping(): void;
   /** Mail when it is on (`MAIL_URL`, or `log:` outside production); null when it is off. */
@@ -56,15 +61,22 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export async function createInkwell(config: Config, logger: Logger, overrides: InkwellOverrides = {}): Promise<Inkwell> {
   const clock = overrides.clock ?? systemClock;
   const store = overrides.store ?? (await openStore(config, logger));
-  const previous = store.previousPostsAccess;
-  if (previous !== null && previous !== config.postsAccess) logger.warn({ postsAccess: config.postsAccess, previousPostsAccess: previous }, postsAccessChanged(config.postsAccess, previous));
+  const warnOfPostsAccess = (previous: PostAccessMode | null) => {
+    if (previous !== null && previous !== config.postsAccess) logger.warn({ postsAccess: config.postsAccess, previousPostsAccess: previous }, postsAccessChanged(config.postsAccess, previous));
+  };
+  // Known now, or once a database that could not be reached at start is set up.
+  if (store.reachedAtStart) warnOfPostsAccess(await store.previousPostsAccess);
+  else void store.previousPostsAccess.then(warnOfPostsAccess);
+  const storeHealth = watchStore(store, logger);
+  const requestsInFlight = new RequestsInFlight();
   const tokens = await createJoseTokenService(config.jwtSecret, clock);
   // The hashing threads start here, with the server; a substituted hasher belongs to whoever passed it.
   let pool: PooledPasswordHasher | undefined;
   const hasher =
     overrides.hasher ?? (pool = createBcryptPasswordHasher({ threads: config.hashWorkers, queueMax: config.hashQueueMax }));
   let stopping = false;
-  const mail = config.mail === null ? null : startMail({ ...config, mail: config.mail }, store, clock, logger, overrides);
+  const limits = createAbuseLimits(config, store, clock);
+  const mail = config.mail === null ? null : startMail({ ...config, mail: config.mail }, store, limits.mailLimits, clock, logger, overrides);
   const app = createHttpApp({
     users: store.users,
     posts: store.posts,
@@ -73,9 +85,12 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     clock,
     logger,
     accessLogger: plainLineLogger(logger),
-    storeIsUp: () => store.ping(),
+    storeReachable: storeHealth.reachable,
+    storeUnreachable: storeHealth.requestFailed,
+    requestsInFlight,
     stopping: () => stopping,
-    ...createAbuseLimits(config.limits, store, clock),
+    ...limits,
+    postWriteLimits: createPostWriteLimits(config.postWrites, store, clock),
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     apiDocs: config.apiDocs,
@@ -90,6 +105,7 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
   }, EXPIRED_SESSIONS_SWEEP_MS).unref();
   const close = async () => {
     clearInterval(sweep);
+    storeHealth.stop();
     // The loop's sends in flight still write to the store: it stops first.
     await mail?.close();
     await Promise.all([pool?.close(), store.close()]);
@@ -99,5 +115,5 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     // Draining: the mail this process claimed goes on, and other processes take the rest.
     mail?.loop.stopClaiming();
   };
-  return { app, store, mail, markStopping, close };
+  return { app, store, storeHealth, requestsInFlight, mail, markStopping, close };
 }

@@ -8,10 +8,10 @@ import { startServer } from './server.js';
 const root = new URL('../../../', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
 
-/** The node flags before the entry point in `pnpm start` and in the image's CMD. */
+/** The node flags before the entry point in `pnpm start` (whose shell execs the node binary) and in the image's CMD. */
 function startFlags(): string[] {
   const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;
-  return /\bnode ((?:--\S+ )*)packages\/app\/dist\/main\.js/.exec(start)?.[1]?.trim().split(' ') ?? [];
+  return /\bexec "\$\(node -p process\.execPath\)" ((?:--\S+ )*)packages\/app\/dist\/main\.js$/.exec(start)?.[1]?.trim().split(' ') ?? [];
 }
 
 function imageFlags(): string[] {
@@ -58,8 +58,15 @@ describe('how a platform checks and stops the production server', () => {
     expect(await exitCode(argv, server.port)).toBe(1);
   });
 
-  it('gives a stop in compose the drain and the 10 s for requests in flight', () => {
+  it('signals the server itself: node is the only command of the image, which compose leaves as it is', () => {
+    expect(read('Dockerfile')).not.toMatch(/^ENTRYPOINT/m);
+    expect(read('Dockerfile').match(/^CMD /gm)).toHaveLength(1);
+    expect(imageFlags()).toBeDefined();
+    expect(read('compose.yaml')).not.toMatch(/^\s+(command|entrypoint):/m);
+  });
+
+  it('gives a stop in compose the drain, the second for requests still on their way and the 10 s for requests in flight', () => {
     const grace = Number(/^\s*stop_grace_period: (\d+)s$/m.exec(read('compose.yaml'))?.[1]);
-    expect(grace).toBeGreaterThanOrEqual(readConfig({}).shutdownDrainSeconds + 10);
+    expect(grace).toBeGreaterThanOrEqual(readConfig({}).shutdownDrainSeconds + 1 + 10);
   });
 });

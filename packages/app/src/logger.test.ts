@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { Secrets } from './redact-url-passwords.js';
 import { createLogger, plainLineLogger } from './logger.js';
 import { Writable } from 'node:stream';
 
@@ -80,7 +81,7 @@ describe('the stdout logger (batched writes)', () => {
 });
 
 /** A real inkwell logger writing into an array, one parsed line per entry. */
-function capturedLogger(fields: Readonly<Record<string, string | number>> = {}) {
+function capturedLogger(fields: Readonly<Record<string, string | number>> = {}, secrets?: Secrets) {
   const lines: Array<Record<string, unknown>> = [];
   const texts: string[] = [];
   const destination = new Writable({
@@ -90,7 +91,7 @@ function capturedLogger(fields: Readonly<Record<string, string | number>> = {}) 
       done();
     },
   });
-  return { logger: createLogger('info', destination, fields), lines, texts };
+  return { logger: createLogger('info', destination, fields, secrets), lines, texts };
 }
 
 describe('createLogger', () => {
@@ -101,6 +102,20 @@ describe('createLogger', () => {
     const redacted = Object.fromEntries(Object.keys(secrets).map((name) => [name, '[redacted]']));
     expect(lines[0]).toMatchObject({ ...redacted, body: redacted, headers: { authorization: '[redacted]' }, title: 'kept' });
     expect(JSON.stringify(lines[0])).not.toMatch(/p1|p2|p3|\$2b\$|eyJ\.t|Bearer/);
+  });
+});
+
+describe('createLogger, given the secrets', () => {
+  it('leaves none of them in any line, however they are written, and every line valid JSON', () => {
+    const dbUrl = 'mongodb://inkwell:Quote"S3cret with spaces@db.example.net:27017/?authSource=admin';
+    const signing = 'a-signing-secret-of-more-than-32-bytes';
+    const { logger, lines, texts } = capturedLogger({}, { urls: [dbUrl], values: [signing] });
+    logger.fatal(`inkwell: could not start: cannot reach MongoDB at ${dbUrl}`);
+    logger.warn({ err: new Error(`connect failed (${dbUrl})`), reason: 'Quote"S3cret with spaces' }, 'store: unreachable');
+    logger.error({ detail: { nested: [signing] } }, `signed with ${signing}`);
+    expect(texts.join('')).not.toMatch(/S3cret|with spaces|a-signing-secret/);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]?.msg).toBe('inkwell: could not start: cannot reach MongoDB at mongodb://inkwell:***@db.example.net:27017/?authSource=admin');
   });
 });
 

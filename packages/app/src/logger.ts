@@ -1,7 +1,7 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Logger as HttpLogger } from '@inkwell/adapters-http';
 import type { LogLevel } from './config.js';
-import { redactUrlPasswords } from './redact-url-passwords.js';
+import { lineRedactor, redactUrlPasswords, type Secrets } from './redact-url-passwords.js';
 
 /** The fields that carry a secret: passwords (the account's own changes send two), hashes, tokens, credentials. */
 const SECRET_FIELDS = ['password', 'currentPassword', 'newPassword', 'passwordHash', 'token', 'authorization'];
@@ -17,13 +17,23 @@ interface LineTarget {
 
 const lineTargets = new WeakMap<Logger, LineTarget>();
 
+/** No secret values to look for: every URL's password is still redacted by pattern. */
+const NO_SECRETS: Secrets = { urls: [], values: [] };
+
 /**
  * inkwell's structured JSON logger. Secrets are redacted by path (a top-level field, or one level
  * down) as a second line of defence: no code path logs them on purpose. As a last one, every
- * finished line passes through `redactUrlPasswords`, so `DB_URL`'s password cannot reach the
- * output by any path. `fields` are added to every line after `service` (a cluster process's `pid`).
+ * finished line passes through `lineRedactor(secrets)`: the passwords of the configured URLs
+ * (`DB_URL`, `MAIL_URL`) and the other secret values are replaced wherever they appear, whatever
+ * characters they hold, and every other URL's password by pattern, so none can reach the output
+ * by any path. `fields` are added to every line after `service` (a cluster process's `pid`).
  */
-export function createLogger(level: LogLevel, destination?: DestinationStream, fields: Readonly<Record<string, string | number>> = {}): Logger {
+export function createLogger(
+  level: LogLevel,
+  destination?: DestinationStream,
+  fields: Readonly<Record<string, string | number>> = {},
+  secrets: Secrets = NO_SECRETS,
+): Logger {
   const base = { service: 'inkwell', ...fields };
   const target = destination ?? standardOutput();
   const logger = pino(
@@ -31,7 +41,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream, f
       level,
       base,
       redact: { paths: [...TOP_LEVEL_SECRETS, ...TOP_LEVEL_SECRETS.map((path) => `*.${path}`)], censor: '[redacted]' },
-      hooks: { streamWrite: redactUrlPasswords },
+      hooks: { streamWrite: lineRedactor(secrets) },
     },
     target,
   );

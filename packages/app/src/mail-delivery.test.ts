@@ -1,6 +1,7 @@
 import { createInMemoryOutbox, DomainError, type DeliveryOutcome, type NewMessage, type Outbox, type OutboxMessage } from '@inkwell/domain';
 import { manualClock } from '@inkwell/domain/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SmtpFailure } from './adapters/smtp-mail-sender.js';
 import { createDeliveryLoop, DEFAULT_DELIVERY_TIMING, type DeliveryLoop, type DeliveryTiming } from './mail-delivery.js';
 
 const TOKEN = 'q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c';
@@ -17,6 +18,7 @@ function recordingLogger() {
 interface PendingDelivery {
   readonly message: OutboxMessage;
   readonly holder: string;
+  readonly lease: AbortSignal;
   answer(outcome: DeliveryOutcome): void;
   fail(error: unknown): void;
 }
@@ -27,9 +29,9 @@ function heldDeliveries() {
   const waiters = new Set<() => void>();
   return {
     calls,
-    deliver: (message: OutboxMessage, holder: string) =>
+    deliver: (message: OutboxMessage, holder: string, lease: AbortSignal) =>
       new Promise<DeliveryOutcome>((resolve, reject) => {
-        calls.push({ message, holder, answer: resolve, fail: reject });
+        calls.push({ message, holder, lease, answer: resolve, fail: reject });
         for (const wake of waiters) wake();
       }),
     /** Resolves once `count` deliveries have started. */
@@ -48,7 +50,12 @@ function heldDeliveries() {
 
 describe('the delivery loop', () => {
   const loops: DeliveryLoop[] = [];
-  const start = (outbox: Outbox, deliver: (message: OutboxMessage, holder: string) => Promise<DeliveryOutcome>, timing: Partial<DeliveryTiming> = {}, clock = manualClock()) => {
+  const start = (
+    outbox: Outbox,
+    deliver: (message: OutboxMessage, holder: string, lease: AbortSignal) => Promise<DeliveryOutcome>,
+    timing: Partial<DeliveryTiming> = {},
+    clock = manualClock(),
+  ) => {
     const logger = recordingLogger();
     const loop = createDeliveryLoop({ outbox, deliver, clock, logger, timing: { stopGraceMs: 20, ...timing } });
     loops.push(loop);
@@ -60,8 +67,29 @@ describe('the delivery loop', () => {
     await Promise.all(loops.splice(0).map((loop) => loop.stop()));
   });
 
-  it('defaults to 25 s leases, a look every second, four at once, and a 10 s stop', () => {
-    expect(DEFAULT_DELIVERY_TIMING).toStrictEqual({ leaseMs: 25_000, pollMs: 1_000, concurrency: 4, stopGraceMs: 10_000 });
+  it('defaults to 25 s leases renewed every 5 s and given up 5 s before they could end, a look every second and within a second of a message added, four at once, and a 10 s stop', () => {
+    expect(DEFAULT_DELIVERY_TIMING).toStrictEqual({ leaseMs: 25_000, renewEveryMs: 5_000, leaseMarginMs: 5_000, pollMs: 1_000, wakeJitterMs: 1_000, concurrency: 4, stopGraceMs: 10_000 });
+  });
+
+  it('looks for a message added here at a random moment within wakeJitterMs, never at once', async () => {
+    const outbox = createInMemoryOutbox();
+    const deliveries = heldDeliveries();
+    const claim = vi.spyOn(outbox, 'claim');
+    const { loop, clock } = start(outbox, deliveries.deliver, { pollMs: 3_600_000, wakeJitterMs: 300 });
+    await vi.waitFor(() => expect(claim).toHaveBeenCalledTimes(1));
+    const waits: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      await outbox.add(reset(clock.now()));
+      const added = performance.now();
+      loop.wakeSoon();
+      await deliveries.reached(i + 1);
+      waits.push(performance.now() - added);
+      deliveries.calls[i]?.answer({ status: 'dropped', reason: 'no-account' });
+      await outbox.remove(deliveries.calls[i]?.message.id ?? '', loop.holder);
+    }
+    expect(Math.max(...waits)).toBeLessThan(300 + 200);
+    // Six uniform draws from 0 to 300 ms all under 20 ms, or all over 280: once in 10^8 runs.
+    expect(waits.some((wait) => wait > 20) && waits.some((wait) => wait < 280)).toBe(true);
   });
 
   it('delivers a message added in this process at once when woken, without waiting for the next poll', async () => {
@@ -91,8 +119,8 @@ describe('the delivery loop', () => {
     const { loop } = start(outbox, deliveries.deliver, { leaseMs: 25_000 }, clock);
     await deliveries.reached(1);
     expect(loop.holder).toMatch(new RegExp(`^${process.pid}-[0-9a-f]{12}$`));
-    expect(await outbox.claim('other', clock.now() + 24_999, clock.now() + 50_000, 10)).toEqual([]);
-    expect(await outbox.claim('other', clock.now() + 25_000, clock.now() + 50_000, 10)).toHaveLength(1);
+    expect(await outbox.claim('other', clock.now() + 24_999, 25_000, 10)).toEqual([]);
+    expect(await outbox.claim('other', clock.now() + 25_000, 25_000, 10)).toHaveLength(1);
   });
 
   it('gives every loop a holder name of its own', () => {
@@ -122,12 +150,13 @@ describe('the delivery loop', () => {
     const deliveries = heldDeliveries();
     const { logger } = start(outbox, deliveries.deliver, { pollMs: 3_600_000 }, clock);
     await deliveries.reached(4);
-    const refused = Object.assign(new Error('451 Try again later'), { code: 'EMESSAGE', responseCode: 451, command: 'DATA', envelope: { to: ['user2@example.com'] } });
+    const refused = new SmtpFailure({ kind: 'refused', code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO' });
+    const store = Object.assign(new Error('E11000 duplicate key error dup key: { email: "user3@example.com" }'), { code: 11000 });
     const outcomes: DeliveryOutcome[] = [
       { status: 'sent' },
       { status: 'dropped', reason: 'no-account' },
       { status: 'retried', nextAttemptAt: Date.UTC(2026, 0, 1, 0, 0, 5), error: refused },
-      { status: 'expired', error: refused },
+      { status: 'expired', error: store },
     ];
     outcomes.forEach((outcome, i) => deliveries.calls[i]?.answer(outcome));
     await vi.waitFor(() => expect(logger.lines).toHaveLength(4));
@@ -137,12 +166,18 @@ describe('the delivery loop', () => {
       { level: 'info', fields: { messageId: ids[1], kind: 'password-reset', attempts: 1, reason: 'no-account' }, message: 'mail: dropped (no-account), nothing sent' },
       {
         level: 'warn',
-        fields: { messageId: ids[2], kind: 'password-reset', attempts: 1, nextAttemptAt: '2026-01-01T00:00:05.000Z', error: { name: 'Error', message: '451 Try again later', code: 'EMESSAGE', responseCode: 451 } },
+        fields: {
+          messageId: ids[2],
+          kind: 'password-reset',
+          attempts: 1,
+          nextAttemptAt: '2026-01-01T00:00:05.000Z',
+          error: { name: 'SmtpFailure', kind: 'refused', code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO' },
+        },
         message: 'mail: not accepted by the mail server; trying again later',
       },
       {
         level: 'error',
-        fields: { messageId: ids[3], kind: 'password-reset', attempts: 1, error: { name: 'Error', message: '451 Try again later', code: 'EMESSAGE', responseCode: 451 } },
+        fields: { messageId: ids[3], kind: 'password-reset', attempts: 1, error: { name: 'Error', code: 11000 } },
         message: 'mail: dropped, not delivered within 24 hours of the request',
       },
     ]);
@@ -221,6 +256,8 @@ describe('the delivery loop', () => {
     await deliveries.reached(1);
     await loop.stop();
     expect(logger.lines.map((line) => [line.level, line.fields])).toEqual([['warn', { inFlight: 1, graceMs: 50 }]]);
+    // The send in flight is called off, so that it cannot reach the mail server after the process has gone.
+    expect(deliveries.calls[0]?.lease.aborted).toBe(true);
   });
 
   it('delivers what a claim under way at the stop brings, within the grace', async () => {
@@ -249,5 +286,89 @@ describe('the delivery loop', () => {
     letClaimEnd();
     await stopping;
     expect(delivered).toHaveLength(1);
+  });
+
+  describe("a message's lease while it is delivered", () => {
+    it('is renewed every renewEveryMs for as long as the delivery takes, so no other holder can claim it, and no more once it ends', async () => {
+      const outbox = createInMemoryOutbox();
+      const clock = manualClock(Date.now());
+      const renew = vi.spyOn(outbox, 'renew');
+      const added = await outbox.add(reset(clock.now()));
+      const deliveries = heldDeliveries();
+      const { loop } = start(outbox, deliveries.deliver, { leaseMs: 200, renewEveryMs: 40, leaseMarginMs: 50, pollMs: 3_600_000 }, clock);
+      await deliveries.reached(1);
+      // Far past the first lease, by the clock the outbox counts leases by: still held, since it was renewed.
+      for (let i = 0; i < 5; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        clock.advance(100);
+        expect(await outbox.claim('other', clock.now(), 200, 10)).toEqual([]);
+      }
+      expect(renew.mock.calls.length).toBeGreaterThanOrEqual(5);
+      expect(renew.mock.calls.every(([id, holder, , leaseMs]) => id === added.id && holder === loop.holder && leaseMs === 200)).toBe(true);
+      expect(deliveries.calls[0]?.lease.aborted).toBe(false);
+      deliveries.calls[0]?.answer({ status: 'sent' });
+      await vi.waitFor(() => expect(deliveries.calls).toHaveLength(1));
+      const renewals = renew.mock.calls.length;
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(renew.mock.calls.length).toBe(renewals);
+    });
+
+    it('is given up, and the delivery told, once another holder has the message', async () => {
+      const outbox = createInMemoryOutbox();
+      const clock = manualClock(Date.now());
+      await outbox.add(reset(clock.now()));
+      const deliveries = heldDeliveries();
+      const { logger } = start(outbox, deliveries.deliver, { leaseMs: 10_000, renewEveryMs: 20, pollMs: 3_600_000 }, clock);
+      await deliveries.reached(1);
+      // The lease ran out by the outbox's clock, and another process took the message.
+      clock.advance(10_001);
+      expect(await outbox.claim('other', clock.now(), 10_000, 10)).toHaveLength(1);
+      await vi.waitFor(() => expect(deliveries.calls[0]?.lease.aborted).toBe(true));
+      expect(deliveries.calls[0]?.lease.reason).toMatchObject({ name: 'LeaseLost', message: 'taken over by another holder' });
+      deliveries.calls[0]?.answer({ status: 'abandoned' });
+      await vi.waitFor(() => expect(logger.lines.map((line) => line.message)).toEqual(['mail: stopped, its lease could not be kept; left to whoever holds it next']));
+    });
+
+    it('is given up leaseMarginMs before it could end when the store does not answer the renewals, counted from before the claim was asked', async () => {
+      const outbox = createInMemoryOutbox();
+      const clock = manualClock();
+      await outbox.add(reset(clock.now()));
+      let claimAskedAt = 0;
+      const stalled: Outbox = {
+        ...outbox,
+        claim: async (...args) => {
+          claimAskedAt ||= performance.now();
+          // A slow store: the claim's answer comes 100 ms after it was asked.
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          return outbox.claim(...args);
+        },
+        renew: () => new Promise<boolean>(() => undefined),
+      };
+      const deliveries = heldDeliveries();
+      start(stalled, deliveries.deliver, { leaseMs: 400, renewEveryMs: 50, leaseMarginMs: 150, pollMs: 3_600_000 }, clock);
+      await deliveries.reached(1);
+      await vi.waitFor(() => expect(deliveries.calls[0]?.lease.aborted).toBe(true), { timeout: 2_000, interval: 5 });
+      const gaveUpAfter = performance.now() - claimAskedAt;
+      expect(gaveUpAfter).toBeGreaterThanOrEqual(240);
+      expect(gaveUpAfter).toBeLessThan(400);
+      expect(deliveries.calls[0]?.lease.reason).toMatchObject({ message: 'could not be renewed in time' });
+    });
+
+    it('is not handed to a second delivery when this process claims a message it is still delivering', async () => {
+      const outbox = createInMemoryOutbox();
+      const clock = manualClock();
+      const added = await outbox.add(reset(clock.now()));
+      const deliveries = heldDeliveries();
+      const { loop } = start(outbox, deliveries.deliver, { leaseMs: 10_000, renewEveryMs: 3_600_000, leaseMarginMs: 0, pollMs: 10 }, clock);
+      await deliveries.reached(1);
+      // Its lease runs out by the outbox's clock, with no renewal (the store was too slow): its own next poll gets it back.
+      const claim = vi.spyOn(outbox, 'claim');
+      clock.advance(10_000);
+      await vi.waitFor(() => expect(claim).toHaveBeenCalled());
+      await vi.waitFor(async () => expect(await claim.mock.results[0]?.value).toStrictEqual([added]));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(deliveries.calls).toHaveLength(1);
+      expect(await outbox.renew(added.id, loop.holder, clock.now(), 10_000)).toBe(true);
+    });
   });
 });

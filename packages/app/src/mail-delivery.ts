@@ -1,31 +1,62 @@
 import type { Logger } from '@inkwell/adapters-http';
-import type { Clock, DeliveryOutcome, Outbox, OutboxMessage } from '@inkwell/domain';
-import { randomBytes } from 'node:crypto';
+import { isDomainError, type Clock, type DeliveryOutcome, type Outbox, type OutboxMessage } from '@inkwell/domain';
+import { randomBytes, randomInt } from 'node:crypto';
+import { SmtpFailure } from './adapters/smtp-mail-sender.js';
 
 /** How a process delivers the outbox's messages. */
 export interface DeliveryTiming {
   /**
-   * How long a claimed message is this process's alone. A process that dies holding one lets
-   * another take it once this has passed (plus at most one poll): 25 s, so within 30 s. Every
-   * send is bounded well inside it (the SMTP sender gives up after 15 s).
+   * How long a claimed message is this process's alone, counted by the outbox from when it grants
+   * (or renews) the lease. A process that dies holding one lets another take it once this has
+   * passed (plus at most one poll): 25 s, so within 30 s.
    */
   readonly leaseMs: number;
+  /** How often the lease of a message being delivered is renewed: a send may take far longer than a lease (RFC 5321 gives the last reply 10 minutes). */
+  readonly renewEveryMs: number;
+  /**
+   * How long before its lease could end a delivery stops when it could not renew the lease (the
+   * store did not answer): it then sends nothing more, so that no other process can take the
+   * message while this one may still send it.
+   */
+  readonly leaseMarginMs: number;
   /** How often it looks for due messages: those other processes added, and retries coming due. */
   readonly pollMs: number;
+  /**
+   * How long after a message is added in this process the loop looks for it, at most: a random
+   * wait from 0 to this, so that the work a delivery costs does not follow the request that asked
+   * for it at a time a client can predict (what follows a reset request must not tell whether
+   * an account has the address).
+   */
+  readonly wakeJitterMs: number;
   /** Messages it delivers at once. */
   readonly concurrency: number;
-  /** How long `stop` waits for the deliveries in flight before it gives up on them. */
+  /** How long `stop` waits for the deliveries in flight before it calls them off. */
   readonly stopGraceMs: number;
 }
 
-/** 25 s leases, a look every second, four at once; a stop waits 10 s at most, as for requests in flight. */
-export const DEFAULT_DELIVERY_TIMING: DeliveryTiming = { leaseMs: 25_000, pollMs: 1_000, concurrency: 4, stopGraceMs: 10_000 };
+/**
+ * 25 s leases renewed every 5 s and given up 5 s before they could end, a look every second and
+ * within a second of a message added here, four at once; a stop waits 10 s at most, as for
+ * requests in flight.
+ */
+export const DEFAULT_DELIVERY_TIMING: DeliveryTiming = {
+  leaseMs: 25_000,
+  renewEveryMs: 5_000,
+  leaseMarginMs: 5_000,
+  pollMs: 1_000,
+  wakeJitterMs: 1_000,
+  concurrency: 4,
+  stopGraceMs: 10_000,
+};
 
 /** What the loop needs: where messages wait, how one is delivered, the time, and where to say what happened. */
 export interface DeliveryLoopOptions {
   readonly outbox: Outbox;
-  /** Delivers one message this process holds, and moves it on in the outbox (`deliverMessage`). */
-  readonly deliver: (message: OutboxMessage, holder: string) => Promise<DeliveryOutcome>;
+  /**
+   * Delivers one message this process holds, and moves it on in the outbox (`deliverMessage`);
+   * `lease` aborts once the loop can no longer count on its lease of the message.
+   */
+  readonly deliver: (message: OutboxMessage, holder: string, lease: AbortSignal) => Promise<DeliveryOutcome>;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly timing?: Partial<DeliveryTiming>;
@@ -37,15 +68,23 @@ export interface DeliveryLoop {
   readonly holder: string;
   /** Starts looking for due messages: at once, then every `pollMs`. */
   start(): void;
-  /** Looks at once, rather than at the next poll: a message was just added in this process. */
+  /** Looks at once, rather than at the next poll. */
   wake(): void;
+  /** Looks within `wakeJitterMs`, at a random moment, rather than at the next poll: a message was just added in this process. */
+  wakeSoon(): void;
   /** Claims nothing more from now on; the deliveries in flight go on. */
   stopClaiming(): void;
   /**
    * Stops claiming, and resolves once the deliveries in flight have finished, or after
-   * `stopGraceMs` (with a warning): a message still in flight then is left to its lease.
+   * `stopGraceMs` (with a warning), when it calls them off: a message still in flight then is
+   * left to its lease.
    */
   stop(): Promise<void>;
+}
+
+/** Why a delivery's lease was given up. */
+class LeaseLost extends Error {
+  override readonly name = 'LeaseLost';
 }
 
 /**
@@ -55,12 +94,20 @@ export interface DeliveryLoop {
  * token or its address. It looks every `pollMs` and whenever `wake` says a message was added
  * here, and claims again as soon as a delivery ends, while it has room. A store that fails is
  * logged once per outage; the loop goes on looking.
+ *
+ * While a message is being delivered its lease is renewed every `renewEveryMs`, so a send outlives
+ * the lease however slow the mail server is. The loop counts how long it may still rely on the
+ * lease from before it asked (for the claim or the last renewal that succeeded), on this process's
+ * monotonic clock: once a renewal says another holder has the message, or once the lease could
+ * end within `leaseMarginMs` without a renewal having succeeded (the store is unreachable or too
+ * slow), the delivery's `lease` aborts, and it sends nothing more. A message this process is still
+ * delivering is never delivered a second time, should a claim of this process get it again.
  */
 export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   const timing = { ...DEFAULT_DELIVERY_TIMING, ...options.timing };
   const { outbox, clock, logger } = options;
   const holder = `${process.pid}-${randomBytes(6).toString('hex')}`;
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new Map<string, { readonly done: Promise<void>; readonly lease: AbortController }>();
   let started = false;
   let claiming: Promise<void> | undefined;
   let claimAgain = false;
@@ -73,9 +120,46 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     if (!stopped) timer = setTimeout(look, timing.pollMs).unref();
   };
 
-  const deliver = (message: OutboxMessage) => {
-    const delivery = options
-      .deliver(message, holder)
+  /** Renews `message`'s lease while it is delivered; aborts `lease` when the lease cannot be counted on. */
+  const keepLease = (message: OutboxMessage, askedAt: number, lease: AbortController) => {
+    let heldUntil = askedAt + timing.leaseMs;
+    let renewing = false;
+    let deadline: NodeJS.Timeout | undefined;
+    const giveUp = (reason: string) => {
+      if (!lease.signal.aborted) lease.abort(new LeaseLost(reason));
+    };
+    const armDeadline = () => {
+      clearTimeout(deadline);
+      deadline = setTimeout(() => giveUp('could not be renewed in time'), Math.max(0, heldUntil - timing.leaseMarginMs - performance.now())).unref();
+    };
+    const renew = async () => {
+      if (renewing || lease.signal.aborted) return;
+      renewing = true;
+      const asked = performance.now();
+      try {
+        if (await outbox.renew(message.id, holder, clock.now(), timing.leaseMs)) {
+          heldUntil = Math.max(heldUntil, asked + timing.leaseMs);
+          armDeadline();
+        } else giveUp('taken over by another holder');
+      } catch {
+        // The store did not answer: the deadline decides, and the next tick tries again.
+      } finally {
+        renewing = false;
+      }
+    };
+    armDeadline();
+    const ticker = setInterval(() => void renew(), timing.renewEveryMs).unref();
+    return () => {
+      clearInterval(ticker);
+      clearTimeout(deadline);
+    };
+  };
+
+  const deliver = (message: OutboxMessage, askedAt: number) => {
+    const lease = new AbortController();
+    const release = keepLease(message, askedAt, lease);
+    const done = options
+      .deliver(message, holder, lease.signal)
       .then(
         (outcome) => logOutcome(logger, message, outcome),
         (error: unknown) =>
@@ -85,19 +169,24 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
           ),
       )
       .finally(() => {
-        inFlight.delete(delivery);
+        release();
+        inFlight.delete(message.id);
         look();
       });
-    inFlight.add(delivery);
+    inFlight.set(message.id, { done, lease });
   };
 
+  /**
+   * Claims one message, and looks again at once when it got one: a message's lease is counted
+   * from before its own claim was asked, and its renewals start with its delivery, so a claim of
+   * several at a time would start the last one's delivery several round trips into its lease.
+   */
   async function claim(): Promise<void> {
-    const room = timing.concurrency - inFlight.size;
-    if (room <= 0) return;
-    const now = clock.now();
+    if (timing.concurrency - inFlight.size <= 0) return;
+    const askedAt = performance.now();
     let claimed: OutboxMessage[];
     try {
-      claimed = await outbox.claim(holder, now, now + timing.leaseMs, room);
+      claimed = await outbox.claim(holder, clock.now(), timing.leaseMs, 1);
     } catch (error) {
       if (!storeFailing) logger.warn({ error: describe(error) }, 'mail: cannot claim messages; trying again every poll');
       storeFailing = true;
@@ -105,8 +194,10 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     }
     if (storeFailing) logger.info({}, 'mail: claiming messages again');
     storeFailing = false;
-    // Claimed means held: deliver them even if the loop stopped meanwhile, within the stop's grace.
-    for (const message of claimed) deliver(message);
+    // Claimed means held: deliver it even if the loop stopped meanwhile, within the stop's grace;
+    // one still being delivered here (its lease ran out, and this claim got it back) goes on as it is.
+    for (const message of claimed) if (!inFlight.has(message.id)) deliver(message, askedAt);
+    if (claimed.length > 0) claimAgain = true;
   }
 
   function look(): void {
@@ -131,6 +222,9 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       look();
     },
     wake: look,
+    wakeSoon() {
+      setTimeout(look, randomInt(timing.wakeJitterMs + 1)).unref();
+    },
     stopClaiming() {
       stopped = true;
       clearTimeout(timer);
@@ -144,13 +238,15 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       const settled = (async () => {
         while (claiming || inFlight.size > 0) {
           await claiming;
-          await Promise.all([...inFlight]);
+          await Promise.all([...inFlight.values()].map((delivery) => delivery.done));
         }
       })();
       const result = await Promise.race([settled, grace]);
       clearTimeout(graceTimer);
-      if (result === graceOver)
-        logger.warn({ inFlight: inFlight.size, graceMs: timing.stopGraceMs }, 'mail: stopping with deliveries in flight; their messages are tried again once their lease ends');
+      if (result === graceOver) {
+        logger.warn({ inFlight: inFlight.size, graceMs: timing.stopGraceMs }, 'mail: stopping with deliveries in flight; they are called off, and their messages tried again once their lease ends');
+        for (const { lease } of inFlight.values()) lease.abort(new LeaseLost('the process is stopping'));
+      }
     },
   };
 }
@@ -173,20 +269,27 @@ function logOutcome(logger: Logger, message: OutboxMessage, outcome: DeliveryOut
         { ...about, ...(outcome.error === undefined ? {} : { error: describe(outcome.error) }) },
         'mail: dropped, not delivered within 24 hours of the request',
       );
+    case 'abandoned':
+      return logger.warn(
+        { ...about, ...(outcome.error === undefined ? {} : { error: describe(outcome.error) }) },
+        'mail: stopped, its lease could not be kept; left to whoever holds it next',
+      );
   }
 }
 
 /**
- * What a log line says of a failure: its name, code and message, and an SMTP server's response
- * code; nothing else an error object may carry (a driver's command, a mail's envelope).
+ * What a log line says of a failure, none of it personal data: an SMTP failure by its kind, code,
+ * reply code and command (never the server's reply text, which names addresses); a domain error by
+ * its code; anything else by its name and code, without its message (a driver's or a socket's
+ * message may quote what it was handed).
  */
 function describe(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { message: String(error) };
-  const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
-  return {
-    name: error.name,
-    message: error.message,
-    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
-    ...(typeof responseCode === 'number' ? { responseCode } : {}),
-  };
+  if (error instanceof SmtpFailure) {
+    const { kind, code, responseCode, command } = error;
+    return { name: error.name, kind, ...(code === undefined ? {} : { code }), ...(responseCode === undefined ? {} : { responseCode }), ...(command === undefined ? {} : { command }) };
+  }
+  if (isDomainError(error)) return { name: error.name, code: error.code };
+  if (!(error instanceof Error)) return { name: typeof error };
+  const { code } = error as { code?: unknown };
+  return { name: error.name, ...(typeof code === 'string' && /^[A-Za-z0-9_.-]{1,48}$/.test(code) ? { code } : typeof code === 'number' ? { code } : {}) };
 }

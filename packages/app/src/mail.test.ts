@@ -3,6 +3,7 @@ import { fakePasswordHasher, manualClock } from '@inkwell/domain/testing';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from './config.js';
 import { createInkwell } from './inkwell.js';
+import { serverLinkBase } from './mail.js';
 import { memoryStore, type Store } from './store.js';
 
 const JWT_SECRET = 'a-test-secret-of-at-least-32-bytes-long';
@@ -43,7 +44,7 @@ function heldSender() {
 }
 
 describe('mail in the composition root', () => {
-  it('is on with log: outside production: a message added through the app\'s outbox is delivered at once, into the log', async () => {
+  it('is on with log: outside production: a message added through the app\'s outbox is delivered within a second, into the log', async () => {
     const logger = recordingLogger();
     const store = memoryStore();
     const clock = manualClock();
@@ -53,7 +54,7 @@ describe('mail in the composition root', () => {
       await aliceIn(store, clock);
       clock.advance(1);
       await inkwell.mail?.outbox.add({ kind: 'password-reset', to: 'alice@example.com', token: TOKEN, requestedAt: clock.now() });
-      await expect.poll(() => logger.lines.map((line) => line.message)).toContain('mail: sent');
+      await expect.poll(() => logger.lines.map((line) => line.message), { timeout: 3_000 }).toContain('mail: sent');
 
       const mailLine = logger.lines.find((line) => line.fields.mail !== undefined);
       expect(mailLine?.fields.mail).toMatchObject({ to: 'alice@example.com', link: `http://localhost:3000/reset-password?token=${TOKEN}` });
@@ -62,7 +63,7 @@ describe('mail in the composition root', () => {
     }
   });
 
-  it('starts delivering an added message only after the request that added it has moved on', async () => {
+  it('starts delivering an added message only after the request that added it has moved on, within a second', async () => {
     const store = memoryStore();
     const clock = manualClock();
     const logger = recordingLogger();
@@ -73,11 +74,71 @@ describe('mail in the composition root', () => {
       const added = await inkwell.mail?.outbox.add({ kind: 'password-reset', to: 'alice@example.com', token: TOKEN, requestedAt: clock.now() });
       // Still in the request's own turn: nothing has claimed the message yet. A claim that ends at
       // once takes it and gives it straight back to the loop.
-      expect((await store.outbox.claim('a-test', clock.now(), clock.now(), 10)).map((message) => message.id)).toEqual([added?.id]);
-      await expect.poll(() => logger.lines.map((line) => line.message)).toContain('mail: sent');
+      expect((await store.outbox.claim('a-test', clock.now(), 0, 10)).map((message) => message.id)).toEqual([added?.id]);
+      await expect.poll(() => logger.lines.map((line) => line.message), { timeout: 3_000 }).toContain('mail: sent');
     } finally {
       await inkwell.close();
     }
+  });
+
+  /**
+   * An inkwell configured by `env`, with mail on `log:` and its loop woken only by the test; `askReset`
+   * adds a reset for Alice, and `link` waits until its mail is in the log and answers the link.
+   */
+  async function loggingMail(env: Record<string, string>) {
+    const store = memoryStore();
+    const clock = manualClock();
+    const logger = recordingLogger();
+    const inkwell = await createInkwell(readConfig({ DB_URL: 'memory:', JWT_SECRET, ...env }), logger, { store, clock, hasher: fakePasswordHasher(), delivery: { pollMs: 3_600_000 } });
+    await aliceIn(store, clock);
+    clock.advance(1);
+    const messages = () => logger.lines.map((line) => line.message);
+    return {
+      inkwell,
+      clock,
+      messages,
+      mailed: () => logger.lines.filter((line) => line.fields.mail !== undefined),
+      askReset: () => inkwell.mail?.outbox.add({ kind: 'password-reset', to: 'alice@example.com', token: TOKEN, requestedAt: clock.now() }),
+      async link() {
+        await expect.poll(messages).toContain('mail: sent');
+        return (logger.lines.find((line) => line.fields.mail !== undefined)?.fields.mail as { link?: string } | undefined)?.link;
+      },
+    };
+  }
+
+  it("points log: mail's links at the port the server listens on when APP_URL is unset; with PORT=0, only once it listens", async () => {
+    const mailing = await loggingMail({ PORT: '0', HOST: '127.0.0.1' });
+    try {
+      // Before the server listens its port is unknown: the mail is not written, and is tried again.
+      await mailing.askReset();
+      await expect.poll(mailing.messages).toContain('mail: not accepted by the mail server; trying again later');
+      expect(mailing.mailed()).toEqual([]);
+
+      mailing.inkwell.mail?.listening(43_210);
+      mailing.clock.advance(60_000);
+      mailing.inkwell.mail?.loop.wake();
+      expect(await mailing.link()).toBe(`http://127.0.0.1:43210/reset-password?token=${TOKEN}`);
+    } finally {
+      await mailing.inkwell.close();
+    }
+  });
+
+  it('keeps APP_URL for log: mail when it is set, whatever the port', async () => {
+    const mailing = await loggingMail({ PORT: '0', APP_URL: 'https://front.example.com/account/' });
+    try {
+      await mailing.askReset();
+      expect(await mailing.link()).toBe(`https://front.example.com/account/reset-password?token=${TOKEN}`);
+    } finally {
+      await mailing.inkwell.close();
+    }
+  });
+
+  it('names the server as a browser on its machine reaches it: localhost when it listens on every interface', () => {
+    expect(serverLinkBase('0.0.0.0', 3000)).toBe('http://localhost:3000');
+    expect(serverLinkBase('::', 8080)).toBe('http://localhost:8080');
+    expect(serverLinkBase('127.0.0.1', 4000)).toBe('http://127.0.0.1:4000');
+    expect(serverLinkBase('::1', 4000)).toBe('http://[::1]:4000');
+    expect(serverLinkBase('inkwell.internal', 80)).toBe('http://inkwell.internal:80');
   });
 
   it('is off in production without MAIL_URL: no loop, no outbox for the use cases', async () => {

@@ -1,10 +1,11 @@
-import { MongoAttemptLimiter, MongoOutbox, MongoPostRepository, MongoUserRepository, pingDatabase, type MongoDb, type MongoOutboxOptions } from '@inkwell/adapters-mongo';
+import { answerTimeoutMs, MongoAttemptLimiter, MongoOutbox, MongoPostRepository, MongoUserRepository, pingDatabase, type MongoDb, type MongoOutboxOptions } from '@inkwell/adapters-mongo';
 import { createHmac } from 'node:crypto';
 import type { PostAccessMode } from '@inkwell/domain';
 import type { Store } from './store.js';
 
 /**
- * The store over an open MongoDB database: users, posts, every abuse limit and the outbox in it.
+ * The store over an open MongoDB database, set up (connected, indexed): users, posts, every abuse
+ * limit and the outbox in it.
  * Its `ping` asks the database; its `close` leaves the client to whoever opened it. Imported only
  * when MongoDB is used (see store.ts). The outbox seals tokens under `outbox.tokenKey`, derived
  * from the limit key secret when not given (tests); a server derives it from `JWT_SECRET`.
@@ -21,8 +22,10 @@ export function mongoStore(
     outbox: new MongoOutbox(db, outbox),
     attemptLimiter: (rule, clock) => new MongoAttemptLimiter(db, { ...rule, clock, keySecret: limitKeySecret }),
     label: `mongodb (${db.databaseName})`,
-    previousPostsAccess,
+    previousPostsAccess: Promise.resolve(previousPostsAccess),
+    reachedAtStart: true,
     ping: () => pingDatabase(db),
+    answerTimeoutMs: answerTimeoutMs(db),
     close: async () => undefined,
   };
 }

@@ -1,6 +1,6 @@
 import { clusterRefusal, DEFAULT_RESTART_POLICY, isClusterPrimary, isClusterWorker, runClusterPrimary, type RestartPolicy } from './cluster.js';
 import { ConfigError, MAIL_OFF, MEMORY_DB_URL, readConfig } from './config.js';
-import { watchEventLoop } from './event-loop-watchdog.js';
+import { watchEventLoop, type WatchdogTimings } from './event-loop-watchdog.js';
 import { exitOnUncaughtErrors } from './fatal-errors.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
@@ -10,6 +10,8 @@ import { stopOnSignals } from './shutdown.js';
 export interface ProcessOptions {
   /** How a cluster's primary replaces workers that die. */
   readonly restartPolicy?: RestartPolicy;
+  /** When the event-loop watchdog of every process (a cluster's primary and workers alike) acts. */
+  readonly watchdog?: WatchdogTimings;
 }
 
 /**
@@ -34,9 +36,9 @@ export async function runProcess(options: ProcessOptions = {}): Promise<void> {
   }
 
   // In a cluster every line names the process that wrote it.
-  const logger = createLogger(config.logLevel, undefined, config.webConcurrency > 1 ? { pid: process.pid } : {});
+  const logger = createLogger(config.logLevel, undefined, config.webConcurrency > 1 ? { pid: process.pid } : {}, config.secrets);
   exitOnUncaughtErrors(logger);
-  watchEventLoop(logger);
+  watchEventLoop(logger, options.watchdog);
   if (!isClusterWorker()) {
     for (const warning of config.warnings) logger.warn(warning);
     if (config.dbUrl === MEMORY_DB_URL)

@@ -6,6 +6,10 @@ import { createInkwell, type InkwellOverrides } from './inkwell.js';
 export interface ServerOptions {
   readonly timeouts?: Partial<ServerTimeouts>;
   readonly linger?: Partial<LingerBounds>;
+  /** How long a stop lets requests in flight finish before it cuts them (10 s in production). */
+  readonly shutdownGraceMs?: number;
+  /** How long a stop lets idle connections deliver a request still on its way (1 s in production). */
+  readonly lastRequestsMs?: number;
   readonly overrides?: InkwellOverrides;
 }
 
@@ -31,16 +35,23 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     served = await serveNode(inkwell.app, {
       host: config.host,
       port: config.port,
-      timeouts: options.timeouts,
+      timeouts: { keepAliveMs: config.keepAliveTimeoutSeconds * 1000, ...options.timeouts },
       linger: options.linger,
       connections: config.connections,
       fastPath: config.fastPath,
+      shutdownGraceMs: options.shutdownGraceMs,
+      lastRequestsMs: options.lastRequestsMs,
+      onCut: () => {
+        for (const { requestId, method, path } of inkwell.requestsInFlight.cut())
+          logger.warn({ requestId, method, path }, `request cut at shutdown: ${method} ${path} was still running when the bound on requests in flight ran out`);
+      },
     });
   } catch (error) {
     await inkwell.close();
     throw error;
   }
   const { url, port } = served;
+  inkwell.mail?.listening(port);
   logger.info(
     { url, store: inkwell.store.label, postsAccess: config.postsAccess },
     `inkwell listening on ${url} (store: ${inkwell.store.label}, posts: ${config.postsAccess})`,

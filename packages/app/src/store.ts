@@ -33,11 +33,23 @@ export interface Store {
   readonly label: string;
   /**
    * The posts access mode (`POSTS_ACCESS`) its data was served with before this process opened
-   * it; null when nothing says (a new memory store, a database no process has served yet).
+   * it, once the store is set up; null when nothing says (a new memory store, a database no
+   * process has served yet).
    */
-  readonly previousPostsAccess: PostAccessMode | null;
-  /** Whether the store answers now; cheap enough for a health check every second. */
+  readonly previousPostsAccess: Promise<PostAccessMode | null>;
+  /**
+   * Whether the store was set up and answered when it was opened. False for a MongoDB that could
+   * not be reached at start: every repository and limiter answers `StoreUnavailable` at once
+   * until a `ping` has set it up (connected, indexed).
+   */
+  readonly reachedAtStart: boolean;
+  /**
+   * Whether the store answers now (for a store not set up yet: whether it could be set up now);
+   * cheap enough for a check every second.
+   */
   ping(): Promise<boolean>;
+  /** How long a request waits for the store's answer before it fails: a ping unanswered that long means the store cannot be reached. */
+  readonly answerTimeoutMs: number;
   close(): Promise<void>;
 }
 
@@ -49,8 +61,11 @@ export function memoryStore(): Store {
     outbox: createInMemoryOutbox(),
     attemptLimiter: ({ max, windowSeconds }, clock) => createInMemoryAttemptLimiter({ max, windowSeconds, clock }),
     label: 'memory',
-    previousPostsAccess: null,
+    previousPostsAccess: Promise.resolve(null),
+    reachedAtStart: true,
     ping: async () => true,
+    // In the process: a request never waits for it.
+    answerTimeoutMs: 0,
     close: async () => undefined,
   };
 }

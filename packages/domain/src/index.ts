@@ -18,7 +18,7 @@ export { parseInput, type ObjectIssueMessage, type ReadBody } from './shared/val
 export type { Clock } from './shared/clock.js';
 
 // Accounts: entities, sessions and ports
-export type { User, NewUser, PublicUser, SignedIn } from './accounts/user.js';
+export type { User, NewUser, PublicUser, Account, SignedIn } from './accounts/user.js';
 export type { Session, NewSession, PublicSession, SessionRules, SessionsToEnd, TokensWithoutSession } from './accounts/session.js';
 export { DEFAULT_SESSION_RULES, TOKEN_LIFETIME_MS, acceptsTokenWithoutSession, endsSession } from './accounts/session.js';
 export type {
@@ -33,8 +33,8 @@ export type {
   TokenClaims,
   NewToken,
 } from './accounts/ports.js';
-export type { AttemptLimiter, AttemptVerdict, LoginLimits, MailLimits, SignupLimits } from './accounts/attempt-limiter.js';
-export { DEFAULT_MAIL_RULES, type MailRules } from './accounts/mail-rules.js';
+export type { AttemptLimiter, AttemptVerdict, EmailChangeLimits, LoginLimits, MailLimits, SignupLimits } from './accounts/attempt-limiter.js';
+export { DEFAULT_MAIL_RULES, PASSWORD_RESET_LINKS_KEPT, type MailRules } from './accounts/mail-rules.js';
 export { newLinkToken, hashLinkToken } from './accounts/link-tokens.js';
 export type { ClientContext } from './accounts/client-context.js';
 export { NO_CREDENTIALS, OTHER_CREDENTIALS, bearer, type Credentials } from './accounts/credentials.js';
@@ -65,13 +65,14 @@ export type {
   ConfirmPasswordResetInput,
   VerifyEmailInput,
 } from './accounts/schemas.js';
-export { PublicUserSchema, SignedInSchema, PublicSessionSchema } from './accounts/response-schemas.js';
+export { PublicUserSchema, AccountSchema, SignedInSchema, PublicSessionSchema } from './accounts/response-schemas.js';
 
 // Accounts: use cases
 export { signUp, type SignUpRequest } from './accounts/sign-up.js';
 export { logIn, type LogInRequest } from './accounts/log-in.js';
 export { authenticate, type AuthenticateRequest, type Authenticated } from './accounts/authenticate.js';
 export { currentUser, type CurrentUserRequest } from './accounts/current-user.js';
+export { currentAccount, type CurrentAccountRequest } from './accounts/current-account.js';
 export { logOut, type LogOutRequest } from './accounts/log-out.js';
 export { listSessions, type ListSessionsRequest } from './accounts/list-sessions.js';
 export { endSession, type EndSessionRequest } from './accounts/end-session.js';
@@ -124,6 +125,7 @@ export { getPost, type GetPostRequest } from './posts/get-post.js';
 export { createPost, type CreatePostRequest } from './posts/create-post.js';
 export { updatePost, type UpdatePostRequest } from './posts/update-post.js';
 export { deletePost, type DeletePostRequest } from './posts/delete-post.js';
+export type { PostWriteLimits } from './posts/post-write-limits.js';
 export { listOwnPosts, type ListOwnPostsRequest } from './posts/list-own-posts.js';
 
 // Posts: in-memory adapter
@@ -131,6 +133,6 @@ export { createInMemoryPostRepository } from './posts/in-memory-post-repository.
 
 // Mail: messages, the outbox and the mail sender, the in-memory outbox
 export { MESSAGE_KINDS, type MessageKind, type NewMessage, type OutboxMessage } from './mail/message.js';
-export type { Outbox, Mail, MailSender } from './mail/ports.js';
+export type { Outbox, Mail, MailSender, SendOptions } from './mail/ports.js';
 export { nextAttemptAfterFailure, FIRST_RETRY_MS, LONGEST_RETRY_GAP_MS, DELIVERY_WINDOW_MS } from './mail/delivery-schedule.js';
 export { createInMemoryOutbox } from './mail/in-memory-outbox.js';

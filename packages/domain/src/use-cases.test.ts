@@ -9,6 +9,7 @@ const accountUseCases: AccountUseCase[] = [
   'signUp',
   'logIn',
   'currentUser',
+  'currentAccount',
   'logOut',
   'listSessions',
   'endSession',

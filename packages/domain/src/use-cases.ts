@@ -6,6 +6,7 @@ export type AccountUseCase =
   | 'signUp'
   | 'logIn'
   | 'currentUser'
+  | 'currentAccount'
   | 'logOut'
   | 'listSessions'
   | 'endSession'

@@ -37,7 +37,7 @@ describe('the security headers on every answer of the API', () => {
 
   it('are on the routing failures and the unexpected errors', async () => {
     const failing = testHttpApp({
-      storeIsUp: async () => {
+      storeReachable: () => {
         throw new Error('boom');
       },
     });

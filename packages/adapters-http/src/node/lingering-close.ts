@@ -19,7 +19,7 @@ export interface LingerBounds {
 /**
  * The production bounds, nginx's defaults, which match the server's own timeouts: a client gets
  * as long to finish sending a refused body as it had to send a whole request (30 s, the request
- * timeout), and may pause as long as a kept-alive connection may idle (5 s). A byte bound would
+ * timeout), and may pause for 5 s (nginx's `lingering_timeout`). A byte bound would
  * cut clients that are merely finishing an upload on a fast link, and protect nothing: what is
  * read is dropped at once, unparsed, so memory does not grow, and the time bound already frees
  * the socket.

@@ -2,7 +2,7 @@ import type * as HonoNodeServer from '@hono/node-server';
 import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { SECURITY_HEADERS } from '../response/security-headers.js';
 import { MAX_BODY_BYTES } from '../body-limit.js';
 import { answerClientErrorsWithJson, answerConnectWithJson, answerWithJson, requestErrorResponse } from './client-error-response.js';
@@ -20,11 +20,16 @@ import { continueWhenRead, dropRequestBody, requestsWithBodyBuffer } from './req
  * is 30 s, which would let a 10 s header timeout run to 40 s).
  */
 export interface ServerTimeouts {
-  /** Time allowed to receive the request headers. */
+  /** Time allowed to receive the request headers, from the request's first byte (the idle time before it is `keepAliveMs`'s). */
   readonly headersMs: number;
   /** Time allowed to receive the whole request. Must not be below `headersMs`. */
   readonly requestMs: number;
-  /** How long an idle keep-alive connection is kept. */
+  /**
+   * How long an idle keep-alive connection is kept (sent as `Keep-Alive: timeout=…`). Longer than
+   * the idle timeout of any load balancer in front (60 s for the common ones), so that the
+   * balancer, not the server, closes an idle connection: a server that closes first races the
+   * balancer's next request on it, which the balancer answers 502.
+   */
   readonly keepAliveMs: number;
   readonly checkIntervalMs: number;
 }
@@ -33,7 +38,7 @@ export interface ServerTimeouts {
 export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = {
   headersMs: 10_000,
   requestMs: 30_000,
-  keepAliveMs: 5_000,
+  keepAliveMs: 65_000,
   checkIntervalMs: 1_000,
 };
 
@@ -60,6 +65,13 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { open: 1024, perAddr
 /** How long shutdown waits for in-flight requests before cutting connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/**
+ * How long, once the server stops accepting connections, a connection with no request under way
+ * may still deliver one (a request sent before the drain ended, still on its way) before it is
+ * closed: longer than a busy client or server takes to get its bytes across.
+ */
+const LAST_REQUESTS_MS = 1000;
+
 /** Where and how to serve. */
 export interface ServeNodeOptions {
   readonly host: string;
@@ -78,6 +90,16 @@ export interface ServeNodeOptions {
    * `Response`, written by @hono/node-server.
    */
   readonly fastPath?: boolean;
+  /** How long a stop lets the requests in flight finish before it cuts their connections: 10 s by default. */
+  readonly shutdownGraceMs?: number;
+  /**
+   * How long, once a stop has closed the listener, a connection with no request under way may
+   * still deliver one, which a client sent before the stop: 1 s by default. Each stop waits that
+   * long for the idle connections it then closes.
+   */
+  readonly lastRequestsMs?: number;
+  /** Called once, as a stop cuts the connections of the requests still in flight past that bound (before it does). */
+  readonly onCut?: () => void;
 }
 
 /** A listening Node server. */
@@ -96,8 +118,10 @@ export interface NodeServer {
    */
   drain(): void;
   /**
-   * Drains (if `drain` was not called), stops accepting connections, closes idle ones and lets
-   * in-flight requests finish (for 10 s at most).
+   * Drains (if `drain` was not called), stops accepting connections once those already on their
+   * way are accepted, answers the requests still arriving on open connections for a second
+   * (`Connection: close`), then closes idle connections and lets in-flight requests finish (for
+   * 10 s at most from the call).
    */
   close(): Promise<void>;
 }
@@ -152,10 +176,12 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     requireHostHeader: false,
   });
   const open = new Set<Socket>();
+  const accepted = { count: 0 };
   server.on('connection', (socket: Socket) => {
     // Node ends a connection after an answer that closes it with destroySoon(), which destroys it
     // as soon as the answer is written: every connection of this server lingers instead.
     socket.destroySoon = () => connections.linger(socket);
+    accepted.count++;
     open.add(socket);
     socket.once('close', () => open.delete(socket));
     budget.admit(socket);
@@ -203,7 +229,8 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     drain,
     close: () => {
       drain();
-      return (closing ??= stop(server).finally(release));
+      const bounds = { graceMs: options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, lastRequestsMs: options.lastRequestsMs ?? LAST_REQUESTS_MS };
+      return (closing ??= stop(server, accepted, bounds, options.onCut).finally(release));
     },
   };
 }
@@ -317,17 +344,56 @@ function bodyArriving(request: IncomingMessage): boolean {
   return !request.complete && hasBody(request);
 }
 
-/** Resolves once the parser has run through the bytes read so far (after this turn's I/O). */
+/**
+ * Resolves once the parser has run through the bytes read so far (after this turn's I/O): the
+ * event loop has polled for I/O, accepting pending connections and reading pending bytes.
+ */
 function afterThisRead(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-async function stop(server: Server): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+/**
+ * Stops `server` without resetting a request sent before the stop. It accepts what waits in the
+ * listen backlog (`accepted` counts the connections accepted so far) and stops listening; for
+ * `lastRequestsMs` every connection with no request under way may still deliver one, which is
+ * answered (with `Connection: close`, as every answer of the drain); then it closes the idle
+ * connections, and every other one as it turns idle (after its answer); past `graceMs` it tells
+ * `onCut` and cuts the rest.
+ *
+ * Requests are on their way when the drain ends, the more so as the drain makes every client
+ * open a new connection for each request: a connection the kernel has established waits in the
+ * backlog until the loop, perhaps busy, accepts it; a client that opened a connection has not
+ * written yet; one wrote on a kept-alive connection while the loop was busy. Closing the
+ * listener or such a connection then would make the kernel answer the request with a reset. So
+ * the listener closes right after an event-loop poll that accepted nothing new (the backlog was
+ * empty; under a stream of new connections, after `lastRequestsMs` at most), through
+ * `net.Server`'s `close` (the class `http.Server` extends): Node's own `http.Server.close()`
+ * would also close at once every connection with no request under way. Idle connections close
+ * after the event loop's next poll, which reads what they received.
+ */
+async function stop(
+  server: Server,
+  accepted: { readonly count: number },
+  { graceMs, lastRequestsMs }: { readonly graceMs: number; readonly lastRequestsMs: number },
+  onCut: (() => void) | undefined,
+): Promise<void> {
+  const acceptingUntil = performance.now() + lastRequestsMs;
+  for (let seen = -1; seen !== accepted.count && performance.now() < acceptingUntil; ) {
+    seen = accepted.count;
+    await afterThisRead();
+  }
+  const closed = new Promise<void>((resolve) => Reflect.apply(NetServer.prototype.close, server, [() => resolve()]));
   // Keep-alive connections turn idle as their last response ends: close them as they do.
-  const sweep = setInterval(() => server.closeIdleConnections(), 50);
-  const grace = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  let sweep: NodeJS.Timeout | undefined;
+  const lastRequests = setTimeout(() => {
+    sweep = setInterval(() => void afterThisRead().then(() => server.closeIdleConnections()), 50);
+  }, lastRequestsMs);
+  const grace = setTimeout(() => {
+    onCut?.();
+    server.closeAllConnections();
+  }, graceMs);
   await closed;
+  clearTimeout(lastRequests);
   clearInterval(sweep);
   clearTimeout(grace);
 }

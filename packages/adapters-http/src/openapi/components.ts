@@ -1,4 +1,5 @@
 import {
+  AccountSchema,
   ChangePasswordSchema,
   ConfirmPasswordResetSchema,
   CreateOwnPostSchema,
@@ -34,6 +35,7 @@ import {
 const COMPONENTS: Readonly<Record<string, AnySchema>> = {
   Post: PostSchema,
   User: PublicUserSchema,
+  Account: AccountSchema,
   Pagination: PaginationSchema,
   PostPage: PostPageSchema,
   SignedIn: SignedInSchema,

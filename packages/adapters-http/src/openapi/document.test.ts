@@ -23,6 +23,7 @@ import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { HttpError, domainFailures, httpFailures, knownErrorResponse, type HttpFailure } from '../http-errors.js';
+import { LINK_PAGE_PATHS } from '../link-pages/link-page-routes.js';
 import { testHttpApp } from '../test-support/test-app.js';
 import { apiRoutes } from '../routes/api-routes.js';
 import { createOpenApiDocument } from './document.js';
@@ -55,6 +56,7 @@ const ACCOUNT_SECURITY: Record<string, unknown> = {
   'post /auth/logout': bearer,
   'post /auth/refresh': bearer,
   'post /auth/password': bearer,
+  'get /me/account': bearer,
   'get /me/sessions': bearer,
   'delete /me/sessions/{id}': bearer,
   'post /me/verify-email': bearer,
@@ -124,9 +126,10 @@ describe.each(SERVERS)('the OpenAPI document with $label', ({ mode, mail }) => {
   const document = createOpenApiDocument(apiRoutes, server);
   const operations = operationsOf(document);
 
-  it('describes exactly the routes the app serves in this mode, the docs themselves aside', () => {
+  it('describes exactly the routes the app serves in this mode, the docs and the pages a mailed link opens aside', () => {
+    const pages: readonly string[] = LINK_PAGE_PATHS;
     const served = testHttpApp(server)
-      .routes.filter((route) => route.method !== 'ALL' && route.path !== '/openapi.json' && !route.path.startsWith('/docs'))
+      .routes.filter((route) => route.method !== 'ALL' && route.path !== '/openapi.json' && !route.path.startsWith('/docs') && !pages.includes(route.path))
       .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
     expect(operations.map(({ name }) => name).sort()).toEqual([...new Set(served)].sort());
   });
@@ -209,6 +212,36 @@ describe.each(SERVERS)('the OpenAPI document with $label', ({ mode, mail }) => {
     ]);
     expect(schemas.Post).toMatchObject({ additionalProperties: false, required: expect.arrayContaining(['id', 'createdAt']) });
     expect(JSON.stringify(document)).not.toContain('#/$defs/');
+  });
+
+  it('describes the user object as exactly { id, email, name }, and the account state as Account, at GET /me/account', () => {
+    const schemas = document.components.schemas;
+    expect(schemas.User).toMatchObject({ type: 'object', required: ['id', 'email', 'name'], additionalProperties: false });
+    expect(Object.keys(schemas.User?.properties ?? {})).toEqual(['id', 'email', 'name']);
+    expect(schemas.Account).toMatchObject({
+      type: 'object',
+      required: ['id', 'email', 'name', 'emailVerified', 'createdAt', 'updatedAt'],
+      additionalProperties: false,
+      properties: { emailVerified: { type: 'boolean' }, createdAt: { type: 'integer' }, updatedAt: { type: 'integer' } },
+    });
+    expect(Object.keys(schemas.Account?.properties ?? {})).toEqual(['id', 'email', 'name', 'emailVerified', 'createdAt', 'updatedAt']);
+    const accountEnvelope = {
+      type: 'object',
+      properties: { account: { $ref: '#/components/schemas/Account' } },
+      required: ['account'],
+      additionalProperties: false,
+    };
+    const getAccount = document.paths['/me/account']?.get;
+    expect(getAccount).toMatchObject({ operationId: 'getMyAccount', tags: ['Accounts'] });
+    expect(Object.keys(getAccount?.responses ?? {})).toEqual(['200', '401', '500', '503']);
+    expect(getAccount?.responses['200']?.content?.['application/json'].schema).toEqual(accountEnvelope);
+    for (const response of Object.values(getAccount?.responses ?? {})) {
+      expect(response.headers?.['Cache-Control']?.schema).toEqual({ type: 'string', const: 'no-store' });
+    }
+    const verified = document.paths['/auth/verify-email']?.post?.responses['200']?.content?.['application/json'].schema;
+    expect(verified).toEqual(mail ? accountEnvelope : undefined);
+    const accountReferences = JSON.stringify(document).match(/#\/components\/schemas\/Account"/g) ?? [];
+    expect(accountReferences).toHaveLength(mail ? 2 : 1);
   });
 
   it('is built the same every time', () => {

@@ -1,4 +1,4 @@
-import { PostSchema, PublicSessionSchema, PublicUserSchema } from '@inkwell/domain';
+import { AccountSchema, PostSchema, PublicSessionSchema, PublicUserSchema } from '@inkwell/domain';
 import * as v from 'valibot';
 
 /** Every failure's body (docs/api.md, Errors): `{ "error": <message> }` and nothing else. */
@@ -24,8 +24,11 @@ export const PostEnvelopeSchema = v.strictObject({ post: PostSchema });
 /** `{}`: the body of a request accepted for later (a mail to send). */
 export const AcceptedSchema = v.pipe(v.strictObject({}), v.description('Nothing: the request was accepted.'));
 
-/** `{ user }`: the body of `GET /me`. */
+/** `{ user }`: the body of `GET /me`, `PATCH /me` and `POST /auth/password`. */
 export const UserEnvelopeSchema = v.strictObject({ user: PublicUserSchema });
+
+/** `{ account }`: the body of `GET /me/account` and `POST /auth/verify-email`. */
+export const AccountEnvelopeSchema = v.strictObject({ account: AccountSchema });
 
 /** `{ sessions }`: the body of `GET /me/sessions`. */
 export const SessionListSchema = v.strictObject({

@@ -128,6 +128,15 @@ export const hashingServerFailures = {
   '429': errorResponse('Too many attempts from this client or for this account; wait `Retry-After` seconds.', ['TooManyAttempts'], retryAfter),
 } as const;
 
+/** A post write (create, change, delete), counted against the client's write budget. */
+export const postWriteFailures = {
+  '429': errorResponse(
+    'Past the write budget of this client address (post writes per hour, a setting of the service); nothing was written. Wait `Retry-After` seconds.',
+    ['TooManyAttempts'],
+    retryAfter,
+  ),
+} as const;
+
 /** An operation that needs no token. */
 export const publicOperation = { security: [] } as const;
 

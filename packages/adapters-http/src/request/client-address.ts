@@ -1,3 +1,4 @@
+import type { ClientContext } from '@inkwell/domain';
 import type { Context } from 'hono';
 import { isIP } from 'node:net';
 import { socketAddress } from './request-facts.js';
@@ -35,6 +36,14 @@ function withoutPort(entry: string): string {
   if (bracketed) return bracketed[1] as string;
   const v4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(entry);
   return v4WithPort ? (v4WithPort[1] as string) : entry;
+}
+
+/** How a client's address is read, behind a trusted proxy and without one: built once, shared by every app. */
+const clientAddress = { trusted: clientAddressResolver(true), untrusted: clientAddressResolver(false) };
+
+/** The client of a request as the per-address limits count it (`trustProxy` says whether `X-Forwarded-For` names it). */
+export function clientOf(c: Context, trustProxy: boolean | undefined): ClientContext {
+  return { clientAddress: (trustProxy === true ? clientAddress.trusted : clientAddress.untrusted)(c) };
 }
 
 /** The limiter key for an address: IPv4 as is, IPv4-mapped IPv6 as IPv4, other IPv6 as its /64. */

@@ -10,6 +10,7 @@ import {
   VerifyEmailSchema,
   changePassword,
   confirmPasswordReset,
+  currentAccount,
   currentUser,
   deleteAccount,
   endSession,
@@ -22,11 +23,8 @@ import {
   signUp,
   updateAccount,
   verifyEmail,
-  type ClientContext,
 } from '@inkwell/domain';
-import type { Context } from 'hono';
-import type { HttpDeps } from '../http-deps.js';
-import { clientAddressResolver } from '../request/client-address.js';
+import { clientOf } from '../request/client-address.js';
 import {
   bearerOperation,
   bodyFailures,
@@ -43,20 +41,13 @@ import {
   withNoStore,
   wwwAuthenticate,
 } from '../openapi/responses.js';
-import { AcceptedSchema, SessionListSchema, UserEnvelopeSchema } from '../openapi/response-schemas.js';
+import { AcceptedSchema, AccountEnvelopeSchema, SessionListSchema, UserEnvelopeSchema } from '../openapi/response-schemas.js';
 import type { OpenApiResponse } from '../openapi/types.js';
 import { credentialsOf } from '../request/credentials.js';
 import { noStore } from '../response/no-store.js';
 import { lazyBody, lazyOptionalBody } from './lazy-body.js';
 import { RouteTable, type OperationDocs } from './route-table.js';
 
-/** How a client's address is read, behind a trusted proxy and without one: built once, shared by every app. */
-const clientAddress = { trusted: clientAddressResolver(true), untrusted: clientAddressResolver(false) };
-
-/** The client of a request as the per-address limits count it. */
-function clientOf(c: Context, deps: HttpDeps): ClientContext {
-  return { clientAddress: (deps.trustProxy ? clientAddress.trusted : clientAddress.untrusted)(c) };
-}
 
 const aliceSignUp = { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery staple' };
 const newPassword = 'a brand new passphrase';
@@ -117,7 +108,7 @@ export const accountRoutes = RouteTable.empty()
       }),
     }),
     handler: (deps) => async (c) =>
-      c.json(await signUp(deps, { body: lazyBody(c, deps), client: clientOf(c, deps) }), 201),
+      c.json(await signUp(deps, { body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) }), 201),
   })
   .add({
     method: 'post',
@@ -140,7 +131,7 @@ export const accountRoutes = RouteTable.empty()
       }),
     }),
     handler: (deps) => async (c) =>
-      c.json(await logIn(deps, { body: lazyBody(c, deps), client: clientOf(c, deps) }), 200),
+      c.json(await logIn(deps, { body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) }), 200),
   })
   .add({
     method: 'post',
@@ -205,7 +196,7 @@ export const accountRoutes = RouteTable.empty()
         }),
       }),
     handler: (deps) => async (c) =>
-      c.json({ user: await changePassword(deps, { credentials: credentialsOf(c), body: lazyBody(c, deps), client: clientOf(c, deps) }) }, 200),
+      c.json({ user: await changePassword(deps, { credentials: credentialsOf(c), body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) }) }, 200),
   })
   .add({
     method: 'get',
@@ -226,6 +217,24 @@ export const accountRoutes = RouteTable.empty()
     handler: (deps) => async (c) => c.json({ user: await currentUser(deps, { credentials: credentialsOf(c) }) }, 200),
   })
   .add({
+    method: 'get',
+    path: '/me/account',
+    serves: 'currentAccount',
+    operation: ({ schema }) =>
+      ownOperation({
+        operationId: 'getMyAccount',
+        summary: "The account's state",
+        description:
+          "The account that owns the bearer token, with what the user object leaves out: whether its address is verified (`emailVerified`; false until a verification link, or a password reset sent there, proves it, and again after an e-mail change) and its times. Served whether or not the server sends mail.",
+        responses: withNoStore({
+          '200': json('The account behind the token.', schema(AccountEnvelopeSchema)),
+          '401': tokenRequired,
+          ...serverFailures,
+        }),
+      }),
+    handler: (deps) => async (c) => c.json({ account: await currentAccount(deps, { credentials: credentialsOf(c) }) }, 200),
+  })
+  .add({
     method: 'patch',
     path: '/me',
     serves: 'updateAccount',
@@ -238,19 +247,24 @@ export const accountRoutes = RouteTable.empty()
         operationId: 'updateMe',
         summary: 'Change the name or e-mail',
         description:
-          'Changes `name` (signup rules), `email` (trimmed and lower-cased; a new e-mail needs `currentPassword`) or both. A body that names neither is 400, with an issue at `""` saying so. Sessions are not affected.',
+          'Changes `name` (signup rules), `email` (trimmed and lower-cased; a new e-mail needs `currentPassword`) or both. A body that names neither is 400, with an issue at `""` saying so. Sessions are not affected. A new e-mail is unverified: a verification link goes to it, and a notice (which does not name the new address) to the old one. At most 3 e-mail changes an hour per account and 30 per client address, an e-mail already in use (409) included.',
         responses: withNoStore({
           '200': json('The account as changed.', schema(UserEnvelopeSchema)),
           '400': badRequest({ name: '', email: 'alice.a@example.com' }),
           '401': tokenRequired,
           '403': wrongPassword,
-          '409': errorResponse('Another account has that e-mail.', ['EmailAlreadyInUse']),
+          '409': errorResponse('Another account has that e-mail (counted against the e-mail change limits).', ['EmailAlreadyInUse']),
           ...bodyFailures,
           ...hashingServerFailures,
+          '429': errorResponse(
+            "Past the login limits (a wrong current password counts as a failed login of the account's e-mail), or past 3 e-mail changes for this account or 30 from this client in an hour; wait `Retry-After` seconds.",
+            ['TooManyAttempts'],
+            retryAfter,
+          ),
         }),
       }),
     handler: (deps) => async (c) =>
-      c.json({ user: await updateAccount(deps, { credentials: credentialsOf(c), body: lazyBody(c, deps), client: clientOf(c, deps) }) }, 200),
+      c.json({ user: await updateAccount(deps, { credentials: credentialsOf(c), body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) }) }, 200),
   })
   .add({
     method: 'delete',
@@ -273,7 +287,7 @@ export const accountRoutes = RouteTable.empty()
         }),
       }),
     handler: (deps) => async (c) => {
-      await deleteAccount(deps, { credentials: credentialsOf(c), body: lazyOptionalBody(c, deps), client: clientOf(c, deps) });
+      await deleteAccount(deps, { credentials: credentialsOf(c), body: lazyOptionalBody(c, deps), client: clientOf(c, deps.trustProxy) });
       return c.body(null, 204);
     },
   })
@@ -326,14 +340,14 @@ export const accountRoutes = RouteTable.empty()
       operationId: 'requestPasswordReset',
       summary: 'Ask for a password reset link',
       description:
-        'Sends a link to reset the password (`{APP_URL}/reset-password?token=…`, valid 30 minutes) to the address, if an account has it. The answer is the same, in the same time, whether or not one does; the mail leaves later, and a newer request or any password change makes the link stop working. The e-mail is trimmed and lower-cased. At most 3 requests per e-mail and 30 per client address an hour, counted for every address asked.',
+        "Sends a link to reset the password (`{APP_URL}/reset-password?token=…`, valid 30 minutes) to the address, if an account has it. The answer is the same, in the same time, whether or not one does; the mail leaves later, within a second. A link stops working once it or another of the account's links is used, or the password changes; a newer request ends none. The e-mail is trimmed and lower-cased. At most 3 requests per e-mail from one client address, 10 per e-mail from all together, and 30 per client address an hour, counted for every address asked; and the address is sent at most 10 mails an hour, whatever asks for them (past that, nothing is sent, and the answer is the same).",
       tags: ['Accounts'],
       ...publicOperation,
       responses: withNoStore(
         {
           '202': json('Accepted: a link goes to the address if an account has it.', schema(AcceptedSchema)),
           '400': badRequest({ email: 'not-an-email' }),
-          '429': tooManyMails('Past 3 requests for this e-mail, or 30 from this client, in an hour'),
+          '429': tooManyMails('Past 3 requests for this e-mail from this client, 10 for this e-mail from all, or 30 from this client, in an hour'),
           ...bodyFailures,
           ...serverFailures,
         },
@@ -341,7 +355,7 @@ export const accountRoutes = RouteTable.empty()
       ),
     }),
     handler: (deps) => async (c) => {
-      await requestPasswordReset(deps, { body: lazyBody(c, deps), client: clientOf(c, deps) });
+      await requestPasswordReset(deps, { body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) });
       return c.json({}, 202);
     },
   })
@@ -379,13 +393,13 @@ export const accountRoutes = RouteTable.empty()
       tags: ['Accounts'],
       ...publicOperation,
       responses: withNoStore({
-        '200': json('The address is verified.', schema(UserEnvelopeSchema)),
+        '200': json('The address is verified: the account as `GET /me/account` answers it, `emailVerified` true.', schema(AccountEnvelopeSchema)),
         '400': badRequest({ token: 42 }, linkTokenRefused),
         ...bodyFailures,
         ...serverFailures,
       }),
     }),
-    handler: (deps) => async (c) => c.json({ user: await verifyEmail(deps, { body: lazyBody(c, deps) }) }, 200),
+    handler: (deps) => async (c) => c.json({ account: await verifyEmail(deps, { body: lazyBody(c, deps) }) }, 200),
   })
   .add({
     method: 'post',

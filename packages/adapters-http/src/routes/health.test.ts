@@ -1,15 +1,6 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createInMemoryPostRepository, DomainError } from '@inkwell/domain';
+import { describe, expect, it, vi } from 'vitest';
 import { testHttpApp } from '../test-support/test-app.js';
-import { READINESS_PING_TIMEOUT_MS } from './health.js';
-
-/** A ping that answers only when the test says so. */
-function heldPing() {
-  const calls: ((up: boolean) => void)[] = [];
-  return {
-    ping: () => new Promise<boolean>((resolve) => calls.push(resolve)),
-    calls,
-  };
-}
 
 const answer = async (response: Response | Promise<Response>) => {
   const res = await response;
@@ -17,59 +8,47 @@ const answer = async (response: Response | Promise<Response>) => {
 };
 
 describe('GET /health (readiness)', () => {
-  afterEach(() => {
-    vi.useRealTimers();
+  it('answers 200 ok while the store can be reached, and 503 unavailable while it cannot, as last seen', async () => {
+    let reachable = true;
+    const app = testHttpApp({ storeReachable: () => reachable });
+    expect(await answer(app.request('/health'))).toEqual({ status: 200, body: { status: 'ok' } });
+    reachable = false;
+    expect(await answer(app.request('/health'))).toEqual({ status: 503, body: { status: 'unavailable' } });
+    reachable = true;
+    expect((await app.request('/health')).status).toBe(200);
   });
 
-  it('answers 200 ok while the store answers its ping', async () => {
-    expect(await answer(testHttpApp().request('/health'))).toEqual({ status: 200, body: { status: 'ok' } });
-  });
-
-  it('answers 503 unavailable while the ping says no, or fails', async () => {
-    const down = testHttpApp({ storeIsUp: async () => false });
-    const failing = testHttpApp({ storeIsUp: () => Promise.reject(new Error('no database')) });
-    for (const app of [down, failing]) expect(await answer(app.request('/health'))).toEqual({ status: 503, body: { status: 'unavailable' } });
-  });
-
-  it('answers 503 unavailable once the ping has taken its bound, whatever the database does', async () => {
-    vi.useFakeTimers();
-    const { ping } = heldPing();
-    const response = testHttpApp({ storeIsUp: ping }).request('/health');
-    await vi.advanceTimersByTimeAsync(READINESS_PING_TIMEOUT_MS);
-    expect(await answer(response)).toEqual({ status: 503, body: { status: 'unavailable' } });
-    expect(READINESS_PING_TIMEOUT_MS).toBeLessThan(1000);
-  });
-
-  it('runs one ping at a time: checks made while one is under way share it', async () => {
-    const { ping, calls } = heldPing();
-    const app = testHttpApp({ storeIsUp: ping });
-    const checks = [app.request('/health'), app.request('/health'), app.request('/health')];
-    await vi.waitFor(() => expect(calls).toHaveLength(1));
-    calls[0]?.(true);
-    for (const check of checks) expect(await answer(check)).toEqual({ status: 200, body: { status: 'ok' } });
-    // The next check pings again.
-    const next = app.request('/health');
-    await vi.waitFor(() => expect(calls).toHaveLength(2));
-    calls[1]?.(false);
-    expect((await next).status).toBe(503);
-  });
-
-  it('answers 503 stopping while the process stops, without asking the store', async () => {
-    const storeIsUp = vi.fn(async () => true);
+  it('answers 503 stopping while the process stops, whatever the store', async () => {
     let stopping = false;
-    const app = testHttpApp({ storeIsUp, stopping: () => stopping });
+    const app = testHttpApp({ stopping: () => stopping });
     expect((await app.request('/health')).status).toBe(200);
     stopping = true;
     expect(await answer(app.request('/health'))).toEqual({ status: 503, body: { status: 'stopping' } });
-    expect(storeIsUp).toHaveBeenCalledTimes(1);
   });
 });
 
 describe('GET /health/live (liveness)', () => {
-  it('answers 200 ok whatever the store does, and never asks it', async () => {
-    const { ping, calls } = heldPing();
-    const app = testHttpApp({ storeIsUp: ping, stopping: () => true });
+  it('answers 200 ok whatever the store and while stopping', async () => {
+    const app = testHttpApp({ storeReachable: () => false, stopping: () => true });
     expect(await answer(app.request('/health/live'))).toEqual({ status: 200, body: { status: 'ok' } });
-    expect(calls).toHaveLength(0);
+  });
+});
+
+describe('an answer 503 because the store cannot be reached', () => {
+  it('is told to storeUnreachable, once per answer; no other failure is', async () => {
+    const storeUnreachable = vi.fn();
+    let failure: Error = new DomainError('StoreUnavailable');
+    const app = testHttpApp({
+      storeUnreachable,
+      posts: { ...createInMemoryPostRepository(), findById: () => Promise.reject(failure) },
+    });
+    expect(await answer(app.request('/posts/x'))).toEqual({ status: 503, body: { error: 'Service unavailable' } });
+    expect(await answer(app.request('/posts/y'))).toEqual({ status: 503, body: { error: 'Service unavailable' } });
+    expect(storeUnreachable).toHaveBeenCalledTimes(2);
+    failure = new DomainError('ServerBusy');
+    expect((await app.request('/posts/z')).status).toBe(503);
+    failure = new Error('boom');
+    expect((await app.request('/posts/z')).status).toBe(500);
+    expect(storeUnreachable).toHaveBeenCalledTimes(2);
   });
 });

@@ -16,6 +16,7 @@ import {
   errorResponse,
   json,
   optionalBearerOperation,
+  postWriteFailures,
   publicOperation,
   ref,
   sentTokenRefused,
@@ -25,8 +26,10 @@ import {
 } from '../openapi/responses.js';
 import { PostEnvelopeSchema } from '../openapi/response-schemas.js';
 import type { OpenApiOperation, OpenApiParameter, OpenApiResponse } from '../openapi/types.js';
+import { clientOf } from '../request/client-address.js';
 import { credentialsOf } from '../request/credentials.js';
 import { queryValues } from '../request/query-values.js';
+import { pageAnswer } from '../response/page-answer.js';
 import { lazyBody } from './lazy-body.js';
 import { RouteTable, type QueryDeclaration } from './route-table.js';
 
@@ -157,7 +160,7 @@ export const postRoutes = RouteTable.empty()
         ...serverFailures,
       },
     }),
-    handler: (deps) => async (c) => c.json(await listPublishedPosts(deps, { credentials: credentialsOf(c), query: queryValues(c) }), 200),
+    handler: (deps) => async (c) => pageAnswer(c, await listPublishedPosts(deps, { credentials: credentialsOf(c), query: queryValues(c) })),
   })
   .add({
     method: 'post',
@@ -176,11 +179,13 @@ export const postRoutes = RouteTable.empty()
         '400': badRequest(invalidNewPost),
         ...postsDocs[mode].create.failures,
         ...postsDocs[mode].writeFailures,
+        ...postWriteFailures,
         ...bodyFailures,
         ...serverFailures,
       },
     }),
-    handler: (deps) => async (c) => c.json({ post: await createPost(deps, { credentials: credentialsOf(c), body: lazyBody(c, deps) }) }, 201),
+    handler: (deps) => async (c) =>
+      c.json({ post: await createPost(deps, { credentials: credentialsOf(c), body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) }) }, 201),
   })
   .add({
     method: 'get',
@@ -220,12 +225,16 @@ export const postRoutes = RouteTable.empty()
         '404': postsDocs[mode].notFound,
         ...postsDocs[mode].writeFailures,
         ...postsDocs[mode].changeFailures,
+        ...postWriteFailures,
         ...bodyFailures,
         ...serverFailures,
       },
     }),
     handler: (deps) => async (c) =>
-      c.json({ post: await updatePost(deps, { credentials: credentialsOf(c), postId: c.req.param('id'), body: lazyBody(c, deps) }) }, 200),
+      c.json(
+        { post: await updatePost(deps, { credentials: credentialsOf(c), postId: c.req.param('id'), body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) }) },
+        200,
+      ),
   })
   .add({
     method: 'delete',
@@ -243,11 +252,12 @@ export const postRoutes = RouteTable.empty()
         '404': postsDocs[mode].notFound,
         ...postsDocs[mode].writeFailures,
         ...postsDocs[mode].changeFailures,
+        ...postWriteFailures,
         ...serverFailures,
       },
     }),
     handler: (deps) => async (c) => {
-      await deletePost(deps, { credentials: credentialsOf(c), postId: c.req.param('id') });
+      await deletePost(deps, { credentials: credentialsOf(c), postId: c.req.param('id'), client: clientOf(c, deps.trustProxy) });
       return c.body(null, 204);
     },
   })
@@ -276,5 +286,5 @@ export const postRoutes = RouteTable.empty()
         "the answer carries the caller's own posts, drafts included",
       ),
     }),
-    handler: (deps) => async (c) => c.json(await listOwnPosts(deps, { credentials: credentialsOf(c), query: queryValues(c) }), 200),
+    handler: (deps) => async (c) => pageAnswer(c, await listOwnPosts(deps, { credentials: credentialsOf(c), query: queryValues(c) })),
   });

@@ -15,7 +15,7 @@ export function testHttpApp(overrides: Partial<HttpDeps> = {}) {
     clock: manualClock(),
     postAccess: openPostAccess,
     logger: { info: quiet, warn: quiet, error: quiet },
-    storeIsUp: async () => true,
+    storeReachable: () => true,
     ...overrides,
   });
 }

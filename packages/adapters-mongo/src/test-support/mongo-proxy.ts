@@ -12,7 +12,7 @@ export interface ReplyCorruption {
 
 /**
  * A TCP proxy in front of a MongoDB server that a test can cut and restore, to play a database
- * outage, or make misbehave: withhold its replies, or damage them.
+ * outage, or make misbehave: withhold its replies, hold them back, or damage them.
  */
 export interface MongoProxy {
   /** A connection string to the server through the proxy (a direct connection, so no discovery bypasses it). */
@@ -25,6 +25,12 @@ export interface MongoProxy {
   stallReplies(stalled: boolean): void;
   /** From now on every reply (each wire-protocol message) is damaged as `corruption` says; null stops it. */
   corruptReplies(corruption: ReplyCorruption | null): void;
+  /**
+   * From now on the replies to queries and writes reach the client `ms` late, in order; 0 stops it.
+   * The replies to the handshake (`hello`, `isMaster`) are not delayed: the driver's monitors and
+   * new connections see a database that is up, and slow.
+   */
+  delayQueries(ms: number): void;
   /** Replies damaged so far. */
   readonly corruptedReplies: number;
   /** Stops the proxy for good. */
@@ -45,24 +51,43 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
   let stalled = false;
   let corruption: ReplyCorruption | null = null;
   let corruptedReplies = 0;
+  let queryDelayMs = 0;
 
-  /** Passes each whole reply on, as it is, damaged, or not at all. */
-  const passReplies = (upstream: Socket, downstream: Socket) => {
+  /** Calls `each` with every whole wire-protocol message `socket` sends. */
+  const onMessages = (socket: Socket, each: (message: Buffer) => void) => {
     let pending: Buffer = Buffer.alloc(0);
-    upstream.on('data', (chunk: Buffer) => {
+    socket.on('data', (chunk: Buffer) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       // Every wire-protocol message starts with its length (int32, little-endian), itself included.
       while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
         const length = pending.readInt32LE(0);
-        const reply = Buffer.from(pending.subarray(0, length));
+        each(Buffer.from(pending.subarray(0, length)));
         pending = pending.subarray(length);
-        if (stalled) continue;
-        if (corruption !== null) {
-          reply.fill(corruption.byte, corruption.from, Math.min(corruption.to + 1, length));
-          corruptedReplies++;
-        }
-        downstream.write(reply);
       }
+    });
+  };
+
+  /** Passes each request on, noting which ones are the handshake's; each whole reply as it is, damaged, late, or not at all. */
+  const relay = (upstream: Socket, downstream: Socket) => {
+    const handshakes = new Set<number>();
+    let lastWrite = 0;
+    onMessages(downstream, (request) => {
+      if (isHandshake(request)) handshakes.add(request.readInt32LE(4));
+      upstream.write(request);
+    });
+    onMessages(upstream, (reply) => {
+      if (stalled) return;
+      if (corruption !== null) {
+        reply.fill(corruption.byte, corruption.from, Math.min(corruption.to + 1, reply.length));
+        corruptedReplies++;
+      }
+      const answers = reply.length >= 12 ? reply.readInt32LE(8) : -1;
+      const delay = handshakes.delete(answers) ? 0 : queryDelayMs;
+      // In order: no reply overtakes one delayed before it.
+      const at = Math.max(Date.now() + delay, lastWrite);
+      lastWrite = at;
+      if (at <= Date.now()) downstream.write(reply);
+      else setTimeout(() => downstream.writable && downstream.write(reply), at - Date.now());
     });
   };
 
@@ -78,8 +103,7 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
           upstream.destroy();
         });
       }
-      downstream.pipe(upstream);
-      passReplies(upstream, downstream);
+      relay(upstream, downstream);
     });
     server = listening;
     await new Promise<void>((resolve, reject) => {
@@ -114,9 +138,36 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
     corruptReplies: (damage) => {
       corruption = damage;
     },
+    delayQueries: (ms) => {
+      queryDelayMs = ms;
+    },
     get corruptedReplies() {
       return corruptedReplies;
     },
     close: stop,
   };
+}
+
+/**
+ * Whether a request is the handshake's (`hello`, `isMaster`): the first key of its command, read
+ * from an OP_MSG body (opcode 2013, section kind 0) or a legacy OP_QUERY (opcode 2004).
+ */
+function isHandshake(request: Buffer): boolean {
+  if (request.length < 21) return false;
+  const opcode = request.readInt32LE(12);
+  let document: number;
+  if (opcode === 2013) {
+    if (request[20] !== 0) return false;
+    document = 21;
+  } else if (opcode === 2004) {
+    const name = request.indexOf(0, 20);
+    if (name < 0) return false;
+    document = name + 1 + 8;
+  } else return false;
+  // A BSON document: its length (int32), then its first element's type byte and its name (a C string).
+  const key = document + 5;
+  const end = request.indexOf(0, key);
+  if (end < 0) return false;
+  const command = request.toString('latin1', key, end).toLowerCase();
+  return command === 'hello' || command === 'ismaster';
 }

@@ -21,7 +21,7 @@ function memoryLog() {
 describe('the log: MailSender', () => {
   it('writes each mail as one JSON line with its link in clear, through the real logger', async () => {
     const log = memoryLog();
-    const sender = createLogMailSender(SITE, log.logger);
+    const sender = createLogMailSender(() => SITE, log.logger);
     await sender.send({ messageId: 'abc123', kind: 'password-reset', to: 'alice@example.com', name: 'Alice', token: TOKEN, linkExpiresAt: Date.UTC(2026, 0, 1) });
     const lines = log.lines();
     expect(lines).toHaveLength(1);
@@ -40,7 +40,7 @@ describe('the log: MailSender', () => {
 
   it('writes a notice without a link field', async () => {
     const log = memoryLog();
-    await createLogMailSender(SITE, log.logger).send({ messageId: 'n1', kind: 'password-changed', to: 'alice@example.com', name: 'Alice' });
+    await createLogMailSender(() => SITE, log.logger).send({ messageId: 'n1', kind: 'password-changed', to: 'alice@example.com', name: 'Alice' });
     const record = JSON.parse(log.lines()[0] as string) as { mail: Record<string, unknown> };
     expect(Object.keys(record.mail).sort()).toEqual(['from', 'messageId', 'subject', 'text', 'to']);
   });

@@ -86,10 +86,12 @@ function wordsOf(mail: Mail, appUrl: string): Words {
         ],
       };
     case 'email-changed':
+      // The new address is not named: nobody has proved it yet, and naming it would let whoever
+      // changes an account's address write words of their choosing into mail its owner receives.
       return {
         subject: `The address of your account on ${site} was changed`,
         paragraphs: [
-          [`The account on ${site} that used ${mail.to} now uses ${mail.newEmail ?? 'another address'}. Its mail, password resets included, goes there from now on.`],
+          [`The account on ${site} that used ${mail.to} now uses another address. Its mail, password resets included, goes there from now on.`],
           ['If you did this, there is nothing more to do.'],
           [`If you did not, someone else has access to your account, and this address can no longer reset its password: tell the people who run ${site} at once.`],
         ],

@@ -46,6 +46,11 @@ export interface TestMailServerOptions {
   readonly certificate?: TestCertificate;
   /** A login the server requires. */
   readonly login?: { readonly user: string; readonly pass: string };
+  /**
+   * Recipients the server refuses at `RCPT TO`, as mail servers do, with a reply that names the
+   * address: `550 5.1.1 <address>: Recipient address rejected`.
+   */
+  readonly refuseRecipient?: (address: string) => boolean;
 }
 
 /** A test SMTP server on 127.0.0.1. */
@@ -85,11 +90,18 @@ export async function startTestMailServer(options: TestMailServerOptions = {}): 
   const settings: SMTPServerOptions = {
     secure: mode === 'implicit',
     hideSTARTTLS: mode === 'none',
+    // Not offered, and not taken either: a client that asks for STARTTLS all the same is refused.
+    ...(mode === 'none' ? { disabledCommands: ['STARTTLS'] } : {}),
     ...(options.certificate ?? {}),
     disableReverseLookup: true,
     logger: false,
     authOptional: options.login === undefined,
     authMethods: ['PLAIN', 'LOGIN'],
+    onRcptTo(address, _session, callback) {
+      if (options.refuseRecipient?.(address.address)) {
+        callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown in virtual mailbox table`), { responseCode: 550 }));
+      } else callback();
+    },
     onAuth(auth, _session, callback) {
       const login = options.login;
       if (login && auth.username === login.user && auth.password === login.pass) callback(null, { user: auth.username });

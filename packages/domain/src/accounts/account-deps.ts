@@ -1,6 +1,6 @@
 import type { Outbox, MailSender } from '../mail/ports.js';
 import type { Clock } from '../shared/clock.js';
-import type { LoginLimits, MailLimits, SignupLimits } from './attempt-limiter.js';
+import type { EmailChangeLimits, LoginLimits, MailLimits, SignupLimits } from './attempt-limiter.js';
 import type { MailRules } from './mail-rules.js';
 import type { AuthoredPosts, PasswordHasher, TokenService, UserRepository } from './ports.js';
 import type { SessionRules } from './session.js';
@@ -25,6 +25,8 @@ export interface AccountDeps {
   readonly loginLimits?: LoginLimits;
   /** The abuse rule of signup; off when omitted. */
   readonly signupLimits?: SignupLimits;
+  /** The abuse rules of e-mail changes (`PATCH /me`); off when omitted. */
+  readonly emailChangeLimits?: EmailChangeLimits;
   /** How many sessions an account keeps and how long one may live; `DEFAULT_SESSION_RULES` when omitted. */
   readonly sessionRules?: SessionRules;
   /**
@@ -36,6 +38,6 @@ export interface AccountDeps {
   readonly mailer?: MailSender;
   /** How long mailed links keep working; `DEFAULT_MAIL_RULES` when omitted. */
   readonly mailRules?: MailRules;
-  /** The abuse rules of the requests that send mail; off when omitted. */
+  /** The abuse rules of mail: the requests that ask for it, and each recipient's budget; off when omitted. */
   readonly mailLimits?: MailLimits;
 }

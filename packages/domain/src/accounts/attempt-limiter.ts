@@ -48,14 +48,47 @@ export interface SignupLimits {
   readonly perAddress?: AttemptLimiter;
 }
 
-/** The abuse rules of the requests that send mail; a rule without a limiter is off. */
+/**
+ * The abuse rules of mail; a rule without a limiter is off. Reset requests are counted for every
+ * address asked, whether an account has it or not, three ways, so that one client's requests for
+ * an address never use up another client's: per e-mail from one client address, per e-mail from
+ * every client together (the cap that bounds flooding), and per client address.
+ */
 export interface MailLimits {
-  /** Password reset requests per e-mail asked for, whether an account has it or not. */
+  /** Password reset requests per e-mail from one client address (the key is the pair: `resetFromKey`). */
+  readonly resetsPerEmailFromAddress?: AttemptLimiter;
+  /** Password reset requests per e-mail, from every client address together. */
   readonly resetsPerEmail?: AttemptLimiter;
   /** Password reset requests per client address. */
   readonly resetsPerAddress?: AttemptLimiter;
   /** Verification mails an account asks for again (`POST /me/verify-email`), per account. */
   readonly verificationsPerAccount?: AttemptLimiter;
+  /**
+   * Mails sent to one address, whatever asked for them (signup, a verification asked again, a
+   * reset, an e-mail change, the notices): the recipient's budget, counted when a mail is about
+   * to go (`deliverMessage`). Past it nothing more is sent to that address until its window ends;
+   * the requests that asked for mail answer as ever.
+   */
+  readonly mailsPerRecipient?: AttemptLimiter;
+}
+
+/**
+ * The abuse rules of `PATCH /me` with a new e-mail; a rule without a limiter is off. Every change
+ * whose current password was right counts, an e-mail already in use (409) included: per account,
+ * so that one account cannot move between addresses (each move mails both), and per client
+ * address, so that the 409 cannot be used to learn which e-mails have accounts faster than
+ * signup's limit allows.
+ */
+export interface EmailChangeLimits {
+  /** E-mail changes per account (its id). */
+  readonly perAccount?: AttemptLimiter;
+  /** E-mail changes per client address, whichever accounts they change. */
+  readonly perAddress?: AttemptLimiter;
+}
+
+/** The key of `MailLimits.resetsPerEmailFromAddress`: the e-mail and the client address (neither holds a space). */
+export function resetFromKey(email: string, clientAddress: string | undefined): string | undefined {
+  return clientAddress === undefined || clientAddress === '' ? undefined : `${email} ${clientAddress}`;
 }
 
 /** One attempt to take: a limiter and the key it counts. */

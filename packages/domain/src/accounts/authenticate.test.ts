@@ -100,6 +100,6 @@ describe('currentUser', () => {
   it('returns exactly the public user the token names', async () => {
     const { deps, signedIn } = await aliceSignedUp();
     const user = await currentUser(deps, { credentials: bearer(signedIn.token) });
-    expect(user).toStrictEqual({ id: signedIn.user.id, email: 'alice@example.com', name: 'Alice', emailVerified: false });
+    expect(user).toStrictEqual({ id: signedIn.user.id, email: 'alice@example.com', name: 'Alice' });
   });
 });

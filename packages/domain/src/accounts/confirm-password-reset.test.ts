@@ -7,6 +7,7 @@ import { changePassword } from './change-password.js';
 import { confirmPasswordReset } from './confirm-password-reset.js';
 import { createInMemoryAttemptLimiter } from './in-memory-attempt-limiter.js';
 import { logIn } from './log-in.js';
+import { PASSWORD_RESET_LINKS_KEPT } from './mail-rules.js';
 import { requestPasswordReset } from './request-password-reset.js';
 import { updateAccount } from './update-account.js';
 import { bearer } from './credentials.js';
@@ -30,7 +31,7 @@ describe('confirmPasswordReset', () => {
     const legacy = tokens.issueWithoutSession(signedIn.user.id, clock.now() - 1000);
     clock.advance(1);
     const reset = await confirm(token);
-    expect(reset).toStrictEqual({ token: expect.any(String), user: { ...signedIn.user, emailVerified: true } });
+    expect(reset).toStrictEqual({ token: expect.any(String), user: signedIn.user });
     await authenticate(deps, { credentials: bearer(reset.token) });
     for (const ended of [signedIn.token, phone.token, legacy]) {
       expect((await rejection(authenticate(deps, { credentials: bearer(ended) }))).code).toBe('InvalidToken');
@@ -47,7 +48,7 @@ describe('confirmPasswordReset', () => {
     for (let i = 0; i < 3; i++) await rejection(logIn(limited, { body: bodyOf({ email: ALICE.email, password: 'a guess' }) }));
     expect((await rejection(logIn(limited, { body: bodyOf(ALICE) }))).code).toBe('TooManyAttempts');
     const reset = await confirmPasswordReset(limited, { body: bodyOf({ token, newPassword: NEW_PASSWORD }) });
-    expect(reset.user.emailVerified).toBe(true);
+    expect(reset.user).toStrictEqual(signedIn.user);
     await logIn(limited, { body: bodyOf({ email: ALICE.email, password: NEW_PASSWORD }) });
     expect(await deliver()).toMatchObject([{ kind: 'password-changed', to: ALICE.email, name: ALICE.name }]);
     expect((await deps.users.findById(signedIn.user.id))?.emailVerified).toBe(true);
@@ -68,14 +69,36 @@ describe('confirmPasswordReset', () => {
     await inTime.confirm(inTime.token);
   });
 
-  it('refuses a token a newer request superseded, whichever mail came first', async () => {
+  it('takes a token a newer request did not end, and then ends every other link of the account', async () => {
     const { deps, token: older, deliver, tokenOf, confirm, clock } = await aliceWithResetLink();
     clock.advance(1);
     await requestPasswordReset(deps, { body: bodyOf({ email: ALICE.email }) });
     await deliver();
     const newer = tokenOf('password-reset');
-    expect((await rejection(confirm(older))).code).toBe('InvalidLinkToken');
-    await confirm(newer);
+    expect(newer).not.toBe(older);
+    await confirm(older);
+    expect((await rejection(confirm(newer, 'yet another passphrase'))).code).toBe('InvalidLinkToken');
+  });
+
+  it("keeps the owner's link working whatever a stranger asks for the address meanwhile, up to the links an account keeps, and then the newest", async () => {
+    const owner = await aliceWithResetLink();
+    const strangerAsks = async (times: number) => {
+      for (let i = 0; i < times; i++) {
+        owner.clock.advance(1);
+        await requestPasswordReset(owner.deps, { body: bodyOf({ email: ALICE.email }), client: { clientAddress: `203.0.113.${i}` } });
+      }
+      await owner.deliver();
+    };
+    await strangerAsks(PASSWORD_RESET_LINKS_KEPT - 1);
+    await owner.confirm(owner.token);
+    // Past the links kept, the mails the owner received last still work.
+    const flooded = await aliceWithResetLink();
+    for (let i = 0; i < 2 * PASSWORD_RESET_LINKS_KEPT; i++) {
+      flooded.clock.advance(1);
+      await requestPasswordReset(flooded.deps, { body: bodyOf({ email: ALICE.email }), client: { clientAddress: `198.51.100.${i}` } });
+    }
+    await flooded.deliver();
+    await flooded.confirm(flooded.tokenOf('password-reset'));
   });
 
   it('refuses a token after any password change', async () => {

@@ -4,8 +4,10 @@ import type { NewMessage } from '../mail/message.js';
 import { isDomainError } from '../shared/errors.js';
 import { deliverDueMessages } from '../test-support/mail.js';
 import { ALICE, bodyOf, mailDeps } from '../test-support/signed-up.js';
+import { createInMemoryAttemptLimiter } from './in-memory-attempt-limiter.js';
 import { deliverMessage } from './deliver-message.js';
 import { hashLinkToken, newLinkToken } from './link-tokens.js';
+import { PASSWORD_RESET_LINKS_KEPT } from './mail-rules.js';
 import { signUp } from './sign-up.js';
 
 const MINUTE = 60_000;
@@ -36,7 +38,7 @@ describe('deliverMessage', () => {
       ]);
       expect(await deps.users.findByPasswordReset(await hashLinkToken(token), deps.clock.now())).toMatchObject({ id: user.id });
       expect(await deps.users.findByPasswordReset(token, deps.clock.now())).toBeNull();
-      expect(await deps.outbox.claim('anyone', deps.clock.now() + DELIVERY_WINDOW_MS, Infinity, 10)).toEqual([]);
+      expect(await deps.outbox.claim('anyone', deps.clock.now() + DELIVERY_WINDOW_MS, 25_000, 10)).toEqual([]);
     });
 
     it('is valid for the reset lifetime the rules say, from the request', async () => {
@@ -56,21 +58,34 @@ describe('deliverMessage', () => {
       await add({ kind: 'password-reset', to: 'nobody@example.com', token: newLinkToken() });
       expect(await deliver()).toEqual([{ status: 'dropped', reason: 'no-account' }]);
       expect(deps.mailer.sent).toEqual([]);
-      expect(await deps.outbox.claim('anyone', deps.clock.now(), Infinity, 10)).toEqual([]);
+      expect(await deps.outbox.claim('anyone', deps.clock.now(), 25_000, 10)).toEqual([]);
     });
 
-    it('sends only the newest of several requests, whatever order they are delivered in', async () => {
+    it('sends every one of several requests, whatever order they are delivered in, and each link works', async () => {
       const { deps, add } = await aliceWithMail();
       const older = await add({ kind: 'password-reset', token: newLinkToken() });
       deps.clock.advance(1);
       const newer = await add({ kind: 'password-reset', token: newLinkToken() });
       const holder = 'h';
       const now = deps.clock.now();
-      await deps.outbox.claim(holder, now, now + 25_000, 10);
+      await deps.outbox.claim(holder, now, 25_000, 10);
       expect(await deliverMessage(deps, { message: newer, holder })).toEqual({ status: 'sent' });
-      expect(await deliverMessage(deps, { message: older, holder })).toEqual({ status: 'dropped', reason: 'superseded' });
-      expect(deps.mailer.sent.map((mail) => mail.token)).toEqual([newer.token]);
-      expect(await deps.users.findByPasswordReset(await hashLinkToken(newer.token ?? ''), now)).not.toBeNull();
+      expect(await deliverMessage(deps, { message: older, holder })).toEqual({ status: 'sent' });
+      expect(deps.mailer.sent.map((mail) => mail.token)).toEqual([newer.token, older.token]);
+      for (const { token } of [older, newer]) expect(await deps.users.findByPasswordReset(await hashLinkToken(token ?? ''), now)).not.toBeNull();
+    });
+
+    it(`keeps the newest ${PASSWORD_RESET_LINKS_KEPT} links working when more are sent`, async () => {
+      const { deps, add, deliver } = await aliceWithMail();
+      const tokens: string[] = [];
+      for (let i = 0; i <= PASSWORD_RESET_LINKS_KEPT; i++) {
+        tokens.push(newLinkToken());
+        await add({ kind: 'password-reset', token: tokens[i] });
+        deps.clock.advance(1);
+      }
+      expect(await deliver()).toEqual(tokens.map(() => ({ status: 'sent' })));
+      const works = await Promise.all(tokens.map(async (token) => (await deps.users.findByPasswordReset(await hashLinkToken(token), deps.clock.now())) !== null));
+      expect(works).toEqual([false, ...Array<boolean>(PASSWORD_RESET_LINKS_KEPT).fill(true)]);
     });
 
     it('sends nothing for a request made before the password last changed', async () => {
@@ -123,14 +138,14 @@ describe('deliverMessage', () => {
   });
 
   describe('a notice', () => {
-    it('goes to its address with the account\'s name, and the new address of a move, without a link', async () => {
+    it('goes to its address with the account\'s name, without a link, and names no address but its own', async () => {
       const { deps, user, add, deliver } = await aliceWithMail();
       const changed = await add({ kind: 'password-changed', userId: user.id });
-      const moved = await add({ kind: 'email-changed', userId: user.id, to: 'old@example.com', newEmail: ALICE.email });
+      const moved = await add({ kind: 'email-changed', userId: user.id, to: 'old@example.com' });
       expect(await deliver()).toEqual([{ status: 'sent' }, { status: 'sent' }]);
       expect(deps.mailer.sent).toStrictEqual([
         { messageId: changed.id, kind: 'password-changed', to: ALICE.email, name: ALICE.name },
-        { messageId: moved.id, kind: 'email-changed', to: 'old@example.com', name: ALICE.name, newEmail: ALICE.email },
+        { messageId: moved.id, kind: 'email-changed', to: 'old@example.com', name: ALICE.name },
       ]);
     });
 
@@ -177,12 +192,12 @@ describe('deliverMessage', () => {
       const start = deps.clock.now();
       deps.clock.set(start + DELIVERY_WINDOW_MS - 1_000);
       expect(await deliver()).toEqual([{ status: 'expired', error: refused }]);
-      expect(await deps.outbox.claim('anyone', Infinity, Infinity, 10)).toEqual([]);
+      expect(await deps.outbox.claim('anyone', Infinity, 25_000, 10)).toEqual([]);
 
       await add({ kind: 'password-changed' });
       deps.clock.advance(DELIVERY_WINDOW_MS);
       expect(await deliver()).toEqual([{ status: 'expired' }]);
-      expect(await deps.outbox.claim('anyone', Infinity, Infinity, 10)).toEqual([]);
+      expect(await deps.outbox.claim('anyone', Infinity, 25_000, 10)).toEqual([]);
     });
   });
 
@@ -190,10 +205,138 @@ describe('deliverMessage', () => {
     const { deps, add } = await aliceWithMail();
     await add({ kind: 'password-reset', token: newLinkToken() });
     const failure = new Error('store down');
-    const users = { ...deps.users, findByEmail: async () => Promise.reject(failure) };
+    const users = { ...deps.users, recordPasswordReset: async () => Promise.reject(failure) };
     await expect(deliverDueMessages({ ...deps, users })).rejects.toBe(failure);
-    expect(await deps.outbox.claim('other', deps.clock.now() + 24_999, Infinity, 10)).toEqual([]);
-    expect(await deps.outbox.claim('other', deps.clock.now() + 25_000, Infinity, 10)).toHaveLength(1);
+    expect(await deps.outbox.claim('other', deps.clock.now() + 24_999, 25_000, 10)).toEqual([]);
+    expect(await deps.outbox.claim('other', deps.clock.now() + 25_000, 25_000, 10)).toHaveLength(1);
+  });
+
+  describe("the recipient's budget", () => {
+    /** Alice on mail deps with a budget of `max` mails per address an hour. */
+    async function withBudget(max: number) {
+      const alice = await aliceWithMail();
+      const budget = createInMemoryAttemptLimiter({ max, windowSeconds: 3600, clock: alice.deps.clock });
+      const deps = { ...alice.deps, mailLimits: { mailsPerRecipient: budget } };
+      const deliver = async () => (await deliverDueMessages(deps)).map(({ outcome }) => outcome);
+      return { ...alice, deps, deliver, budget };
+    }
+
+    it('sends at most its budget to one address an hour, whatever the kind, drops the rest, and sends again once the hour is over', async () => {
+      const { deps, user, add, deliver } = await withBudget(3);
+      await add({ kind: 'password-reset', token: newLinkToken() });
+      await add({ kind: 'email-verification', userId: user.id, token: newLinkToken() });
+      await add({ kind: 'password-changed', userId: user.id });
+      await add({ kind: 'password-reset', token: newLinkToken() });
+      await add({ kind: 'email-changed', userId: user.id });
+      expect(await deliver()).toEqual([
+        { status: 'sent' },
+        { status: 'sent' },
+        { status: 'sent' },
+        { status: 'dropped', reason: 'over-budget' },
+        { status: 'dropped', reason: 'over-budget' },
+      ]);
+      expect(deps.mailer.sent.map((mail) => mail.kind)).toEqual(['password-reset', 'email-verification', 'password-changed']);
+      // Another address has its own budget.
+      await add({ kind: 'email-changed', userId: user.id, to: 'old@example.com' });
+      expect(await deliver()).toEqual([{ status: 'sent' }]);
+      deps.clock.advance(60 * MINUTE);
+      await add({ kind: 'password-changed', userId: user.id });
+      expect(await deliver()).toEqual([{ status: 'sent' }]);
+    });
+
+    it('records no link for a mail over the budget', async () => {
+      const { deps, add, deliver } = await withBudget(1);
+      await add({ kind: 'password-reset', token: newLinkToken() });
+      const token = newLinkToken();
+      await add({ kind: 'password-reset', token });
+      expect(await deliver()).toEqual([{ status: 'sent' }, { status: 'dropped', reason: 'over-budget' }]);
+      expect(await deps.users.findByPasswordReset(await hashLinkToken(token), deps.clock.now())).toBeNull();
+    });
+
+    it('counts a mail that was not sent back: refused by the mail server, or with nothing to send to an account', async () => {
+      const { deps, user, add, deliver } = await withBudget(1);
+      deps.mailer.refusing = new Error('down');
+      await add({ kind: 'password-changed', userId: user.id });
+      expect(await deliver()).toMatchObject([{ status: 'retried' }]);
+      deps.mailer.refusing = null;
+      await add({ kind: 'email-verification', userId: user.id, to: 'old@example.com', token: newLinkToken() });
+      deps.clock.advance(5_000);
+      expect(await deliver()).toEqual([{ status: 'dropped', reason: 'address-changed' }, { status: 'sent' }]);
+      expect(deps.mailer.sent.map((mail) => mail.kind)).toEqual(['password-changed']);
+    });
+
+    it('counts a reset for an address without an account as one with: the same work for both', async () => {
+      const { add, deliver, budget } = await withBudget(2);
+      await add({ kind: 'password-reset', to: 'nobody@example.com', token: newLinkToken() });
+      await add({ kind: 'password-reset', to: 'nobody@example.com', token: newLinkToken() });
+      await add({ kind: 'password-reset', to: 'nobody@example.com', token: newLinkToken() });
+      expect(await deliver()).toEqual([
+        { status: 'dropped', reason: 'no-account' },
+        { status: 'dropped', reason: 'no-account' },
+        { status: 'dropped', reason: 'over-budget' },
+      ]);
+      expect(await budget.take('nobody@example.com')).toMatchObject({ allowed: false });
+    });
+  });
+
+  describe('a reset, with or without an account at the address', () => {
+    it('takes the same steps of the store for both: the budget, then one look-up that records the link', async () => {
+      const { deps, add } = await aliceWithMail();
+      const steps: string[] = [];
+      const budget = createInMemoryAttemptLimiter({ max: 10, windowSeconds: 3600, clock: deps.clock });
+      const counted = {
+        ...deps,
+        users: new Proxy(deps.users, { get: (target, name: keyof typeof deps.users) => (...args: unknown[]) => (steps.push(`users.${String(name)}`), (target[name] as (...a: unknown[]) => unknown)(...args)) }),
+        outbox: new Proxy(deps.outbox, { get: (target, name: keyof typeof deps.outbox) => (...args: unknown[]) => (steps.push(`outbox.${String(name)}`), (target[name] as (...a: unknown[]) => unknown)(...args)) }),
+        mailLimits: { mailsPerRecipient: { take: (key: string) => (steps.push('budget.take'), budget.take(key)), giveBack: budget.giveBack, reset: budget.reset } },
+      };
+      const stepsOf = async (to: string) => {
+        await add({ kind: 'password-reset', to, token: newLinkToken() });
+        steps.length = 0;
+        await deliverDueMessages(counted);
+        return steps.slice();
+      };
+      const known = await stepsOf(ALICE.email);
+      const unknown = await stepsOf('nobody@example.com');
+      expect(known).toEqual(['outbox.claim', 'budget.take', 'users.recordPasswordReset', 'outbox.remove']);
+      expect(unknown).toEqual(known);
+    });
+  });
+
+  describe('with a lease that can no longer be kept', () => {
+    it('sends nothing and leaves the message alone when the lease is lost before the send', async () => {
+      const { deps, add } = await aliceWithMail();
+      const message = await add({ kind: 'password-reset', token: newLinkToken() });
+      await deps.outbox.claim('h', deps.clock.now(), 25_000, 10);
+      const lease = new AbortController();
+      lease.abort();
+      expect(await deliverMessage(deps, { message, holder: 'h', lease: lease.signal })).toEqual({ status: 'abandoned' });
+      expect(deps.mailer.sent).toEqual([]);
+      expect(await deps.outbox.renew(message.id, 'h', deps.clock.now(), 25_000)).toBe(true);
+    });
+
+    it('stops a send under way, gives its budget back, and leaves the message to whoever holds it next', async () => {
+      const { deps, user, add } = await aliceWithMail();
+      const budget = createInMemoryAttemptLimiter({ max: 1, windowSeconds: 3600, clock: deps.clock });
+      const message = await add({ kind: 'password-changed', userId: user.id });
+      await deps.outbox.claim('h', deps.clock.now(), 25_000, 10);
+      const lease = new AbortController();
+      let sending!: () => void;
+      const started = new Promise<void>((resolve) => (sending = resolve));
+      const mailer = {
+        send: (_mail: unknown, options?: { signal?: AbortSignal }) =>
+          new Promise<void>((_, reject) => {
+            options?.signal?.addEventListener('abort', () => reject(options.signal?.reason as Error));
+            sending();
+          }),
+      };
+      const delivering = deliverMessage({ ...deps, mailer, mailLimits: { mailsPerRecipient: budget } }, { message, holder: 'h', lease: lease.signal });
+      await started;
+      lease.abort(new Error('lease lost'));
+      expect(await delivering).toMatchObject({ status: 'abandoned', error: { message: 'lease lost' } });
+      expect(await budget.take(ALICE.email)).toMatchObject({ allowed: true });
+      expect(await deps.outbox.claim('other', deps.clock.now() + 25_000, 25_000, 10)).toHaveLength(1);
+    });
   });
 
   it('names no token in what it answers', async () => {

@@ -7,7 +7,8 @@ import type { NewUser, User } from './user.js';
 /**
  * An account as this store keeps it: the user, its sessions in the order they started, which
  * tokens without a session it still accepts, until when it is being deleted, when its password
- * last changed, and the mailed links it recorded (their hashes).
+ * last changed, and the mailed links it recorded (their hashes): its live reset links, and its
+ * verification link.
  */
 interface Account {
   user: User;
@@ -16,12 +17,10 @@ interface Account {
   keptTokenWithoutSession: number | null;
   deletingUntil: number | null;
   passwordChangedAt: number;
-  passwordReset: LinkRecord | null;
+  /** The live password reset links, oldest first. */
+  passwordResets: readonly LinkRecord[];
   emailVerification: LinkRecord | null;
 }
-
-/** The two kinds of link an account records. */
-type LinkKind = 'passwordReset' | 'emailVerification';
 
 /**
  * Users and their sessions in process memory. Every method reads and writes an account in one
@@ -34,7 +33,8 @@ export function createInMemoryUserRepository(): UserRepository {
   const byId = new Map<string, Account>();
   const idByEmail = new Map<string, string>();
   // The account that recorded each link, by its token hash, so that a link is found without a scan.
-  const idByLink: Record<LinkKind, Map<string, string>> = { passwordReset: new Map(), emailVerification: new Map() };
+  const idByReset = new Map<string, string>();
+  const idByVerification = new Map<string, string>();
   const nextUserId = uniqueIds();
   const nextSessionId = uniqueIds();
 
@@ -65,25 +65,33 @@ export function createInMemoryUserRepository(): UserRepository {
     account.tokensWithoutSessionEndedAt = now;
     account.keptTokenWithoutSession = kept;
   };
-  /** Replaces the account's link of `kind` (null: voids it). */
-  const setLink = (account: Account, kind: LinkKind, link: LinkRecord | null) => {
-    const previous = account[kind];
-    if (previous) idByLink[kind].delete(previous.tokenHash);
-    account[kind] = link === null ? null : Object.freeze({ ...link });
-    if (link) idByLink[kind].set(link.tokenHash, account.user.id);
+  /** Replaces the account's reset links (an empty list voids them all). */
+  const setResets = (account: Account, links: readonly LinkRecord[]) => {
+    for (const link of account.passwordResets) idByReset.delete(link.tokenHash);
+    account.passwordResets = Object.freeze(links.map((link) => Object.freeze({ ...link })));
+    for (const link of account.passwordResets) idByReset.set(link.tokenHash, account.user.id);
   };
-  /** Whether `link` may replace the account's link of `kind`: none asked for later is recorded (the same one again may). */
-  const newest = (account: Account, kind: LinkKind, link: LinkRecord) => {
-    const recorded = account[kind];
-    return recorded === null || recorded.requestedAt < link.requestedAt || recorded.tokenHash === link.tokenHash;
+  /** Replaces the account's verification link (null: voids it). */
+  const setVerification = (account: Account, link: LinkRecord | null) => {
+    if (account.emailVerification) idByVerification.delete(account.emailVerification.tokenHash);
+    account.emailVerification = link === null ? null : Object.freeze({ ...link });
+    if (link) idByVerification.set(link.tokenHash, account.user.id);
   };
-  /** The account whose link of `kind` has this hash, while it is unexpired at `now`, sent to the account's e-mail, and no deletion is under way. */
-  const accountByLink = (kind: LinkKind, tokenHash: string, now: number): Account | undefined => {
-    const id = idByLink[kind].get(tokenHash);
+  /** Whether `link` works for `account` at `now`: unexpired, sent to the account's e-mail, and no deletion under way. */
+  const works = (account: Account, link: LinkRecord | undefined, now: number): link is LinkRecord =>
+    link !== undefined && link.expiresAt > now && link.email === account.user.email && !beingDeleted(account, now);
+  /** The account whose reset link has this hash, while that link works. */
+  const accountByReset = (tokenHash: string, now: number): Account | undefined => {
+    const id = idByReset.get(tokenHash);
     const account = id === undefined ? undefined : byId.get(id);
-    const link = account?.[kind];
-    if (!account || !link || link.tokenHash !== tokenHash || beingDeleted(account, now)) return undefined;
-    return link.expiresAt > now && link.email === account.user.email ? account : undefined;
+    return account && works(account, account.passwordResets.find((link) => link.tokenHash === tokenHash), now) ? account : undefined;
+  };
+  /** The account whose verification link has this hash, while that link works. */
+  const accountByVerification = (tokenHash: string, now: number): Account | undefined => {
+    const id = idByVerification.get(tokenHash);
+    const account = id === undefined ? undefined : byId.get(id);
+    const link = account?.emailVerification ?? undefined;
+    return account && link?.tokenHash === tokenHash && works(account, link, now) ? account : undefined;
   };
 
   return {
@@ -106,7 +114,7 @@ export function createInMemoryUserRepository(): UserRepository {
         keptTokenWithoutSession: null,
         deletingUntil: null,
         passwordChangedAt: newUser.createdAt,
-        passwordReset: null,
+        passwordResets: [],
         emailVerification: null,
       });
       idByEmail.set(user.email, user.id);
@@ -158,12 +166,12 @@ export function createInMemoryUserRepository(): UserRepository {
     async changePassword(userId, passwordHash, caller, now, requires) {
       const account = accountWhere(userId, now, requires);
       if (!account) return null;
-      account.user = Object.freeze({ ...account.user, passwordHash, updatedAt: now });
+      account.user = Object.freeze({ ...account.user, passwordHash, updatedAt: Math.max(now, account.user.updatedAt) });
       const keptSessionId = caller?.sessionId ?? null;
       account.sessions = live(account.sessions, now).filter((session) => session.id === keptSessionId);
       endTokensWithoutSession(account, now, caller !== null && caller.sessionId === null ? caller.issuedAt : null);
       account.passwordChangedAt = now;
-      setLink(account, 'passwordReset', null);
+      setResets(account, []);
       return account.user;
     },
     async update(userId, changes, requires) {
@@ -175,10 +183,10 @@ export function createInMemoryUserRepository(): UserRepository {
       const moved = email !== account.user.email;
       idByEmail.delete(account.user.email);
       idByEmail.set(email, userId);
-      account.user = Object.freeze({ ...account.user, email, name, updatedAt, emailVerified: account.user.emailVerified && !moved });
+      account.user = Object.freeze({ ...account.user, email, name, updatedAt: Math.max(updatedAt, account.user.updatedAt), emailVerified: account.user.emailVerified && !moved });
       if (moved) {
-        setLink(account, 'passwordReset', null);
-        setLink(account, 'emailVerification', null);
+        setResets(account, []);
+        setVerification(account, null);
       }
       return account.user;
     },
@@ -195,46 +203,52 @@ export function createInMemoryUserRepository(): UserRepository {
     async delete(userId) {
       const account = byId.get(userId);
       if (!account) return false;
-      setLink(account, 'passwordReset', null);
-      setLink(account, 'emailVerification', null);
+      setResets(account, []);
+      setVerification(account, null);
       byId.delete(userId);
       idByEmail.delete(account.user.email);
       return true;
     },
-    async recordPasswordReset(userId, reset, now) {
-      const account = byId.get(userId);
-      if (!account || beingDeleted(account, now) || account.user.email !== reset.email) return null;
-      if (account.passwordChangedAt >= reset.requestedAt || !newest(account, 'passwordReset', reset)) return null;
-      setLink(account, 'passwordReset', reset);
-      return account.user;
+    async recordPasswordReset(reset, keep, now) {
+      const id = idByEmail.get(reset.email);
+      const account = id === undefined ? undefined : byId.get(id);
+      if (!account) return null;
+      if (beingDeleted(account, now) || account.passwordChangedAt >= reset.requestedAt) return { user: account.user, recorded: false };
+      const others = account.passwordResets.filter((link) => link.expiresAt > now && link.tokenHash !== reset.tokenHash);
+      const kept = [...others, reset].sort((a, b) => a.requestedAt - b.requestedAt).slice(-Math.max(1, keep));
+      setResets(account, kept);
+      return { user: account.user, recorded: kept.some((link) => link.tokenHash === reset.tokenHash) };
     },
     async findByPasswordReset(tokenHash, now) {
-      return accountByLink('passwordReset', tokenHash, now)?.user ?? null;
+      return accountByReset(tokenHash, now)?.user ?? null;
     },
     async resetPassword(userId, tokenHash, passwordHash, session, now) {
-      const account = accountByLink('passwordReset', tokenHash, now);
+      const account = accountByReset(tokenHash, now);
       if (!account || account.user.id !== userId) return null;
-      account.user = Object.freeze({ ...account.user, passwordHash, emailVerified: true, updatedAt: now });
+      account.user = Object.freeze({ ...account.user, passwordHash, emailVerified: true, updatedAt: Math.max(now, account.user.updatedAt) });
       account.sessions = [];
       endTokensWithoutSession(account, now);
       account.passwordChangedAt = now;
-      setLink(account, 'passwordReset', null);
-      setLink(account, 'emailVerification', null);
+      setResets(account, []);
+      setVerification(account, null);
       const started = start(account, session, 1, now);
       return started && { user: account.user, session: started };
     },
     async recordEmailVerification(userId, verification, now) {
       const account = byId.get(userId);
       if (!account || beingDeleted(account, now) || account.user.email !== verification.email) return null;
-      if (account.user.emailVerified || !newest(account, 'emailVerification', verification)) return null;
-      setLink(account, 'emailVerification', verification);
+      const recorded = account.emailVerification;
+      // None asked for later is recorded (the same one again may be: a retried delivery).
+      const newest = recorded === null || recorded.requestedAt < verification.requestedAt || recorded.tokenHash === verification.tokenHash;
+      if (account.user.emailVerified || !newest) return null;
+      setVerification(account, verification);
       return account.user;
     },
     async verifyEmail(tokenHash, now) {
-      const account = accountByLink('emailVerification', tokenHash, now);
+      const account = accountByVerification(tokenHash, now);
       if (!account) return null;
       account.user = Object.freeze({ ...account.user, emailVerified: true, updatedAt: Math.max(now, account.user.updatedAt) });
-      setLink(account, 'emailVerification', null);
+      setVerification(account, null);
       return account.user;
     },
     async removeExpiredSessions(now) {

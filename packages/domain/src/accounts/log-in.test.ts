@@ -30,7 +30,7 @@ describe('logIn', () => {
     expect(session).toStrictEqual({ id: expect.any(String), createdAt: now, expiresAt: now + TOKEN_LIFETIME_MS });
     expect(signedIn).toStrictEqual({
       token: `token:${alice.id}:${session?.id}:${now}:${now + TOKEN_LIFETIME_MS}`,
-      user: { id: alice.id, email: 'alice@example.com', name: 'Alice', emailVerified: false },
+      user: { id: alice.id, email: 'alice@example.com', name: 'Alice' },
     });
     expect(await users.listSessions(alice.id, now)).toHaveLength(2);
   });

@@ -22,9 +22,9 @@ export function passwordChangedNotice(user: Addressee, now: number): NewMessage 
   return { kind: 'password-changed', to: user.email, userId: user.id, requestedAt: now };
 }
 
-/** The notice to the address the account left (`oldEmail`) that it moved to its address now. */
-export function emailChangedNotice(user: Addressee, oldEmail: string, now: number): NewMessage {
-  return { kind: 'email-changed', to: oldEmail, userId: user.id, newEmail: user.email, requestedAt: now };
+/** The notice to the address the account left (`oldEmail`) that it moved to another, never saying which: the new one is unproved. */
+export function emailChangedNotice(user: Pick<User, 'id'>, oldEmail: string, now: number): NewMessage {
+  return { kind: 'email-changed', to: oldEmail, userId: user.id, requestedAt: now };
 }
 
 /**

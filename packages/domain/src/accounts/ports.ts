@@ -40,7 +40,10 @@ export interface LinkRecord {
   readonly tokenHash: string;
   /** The address the link was sent to: the link works only while the account still has it. */
   readonly email: string;
-  /** When the link was asked for: one asked for later replaces it, and so does a password change after it. */
+  /**
+   * When the link was asked for: a password change after it ends a reset link; a verification
+   * link asked for later replaces a verification link.
+   */
   readonly requestedAt: number;
   /** When the link stops working. */
   readonly expiresAt: number;
@@ -104,8 +107,8 @@ export interface UserRepository {
   endSessions(userId: string, which: SessionsToEnd, now: number, requires?: Verified): Promise<number | null>;
   /**
    * Sets a new password hash and, in the same step, ends every session and every token issued
-   * without a session but the `caller`'s (null: all of them), voids the recorded password reset
-   * and records `now` as the last password change (a reset asked for before it is never recorded).
+   * without a session but the `caller`'s (null: all of them), voids every recorded password reset
+   * link and records `now` as the last password change (a reset asked for before it is never recorded).
    * Null when the user is gone, or `requires` no longer holds.
    */
   changePassword(userId: string, passwordHash: string, caller: TokenClaims | null, now: number, requires?: Verified): Promise<User | null>;
@@ -129,24 +132,28 @@ export interface UserRepository {
   /** Deletes the user and its sessions, whether or not a deletion was started; false when there was none. */
   delete(userId: string): Promise<boolean>;
   /**
-   * Records a password reset link sent to the account, replacing the one recorded, in one atomic
-   * step, only while: the account's e-mail is `reset.email`; its password last changed before
-   * `reset.requestedAt` (for an account whose password never changed: its creation); no reset
-   * asked for later is recorded (the same one again is fine: a retried delivery); and no deletion
-   * is under way at `now`. The account, or null when any of it fails or the user is gone.
+   * Records a password reset link sent to the account that has the address `reset.email`, beside
+   * the links it has, in one atomic step, only while its password last changed before
+   * `reset.requestedAt` (for an account whose password never changed: its creation) and no
+   * deletion is under way at `now`. A link asked for later never ends an earlier one: the account
+   * keeps its live links, the newest `keep` of them (expired ones go, and past `keep` the oldest),
+   * and the same link again (a retried delivery) is kept once. The look-up is by address, in the
+   * same step, so that an address with an account costs no more work than one without: null when
+   * no account has the address; otherwise the account and whether the link is recorded.
    */
-  recordPasswordReset(userId: string, reset: LinkRecord, now: number): Promise<User | null>;
+  recordPasswordReset(reset: LinkRecord, keep: number, now: number): Promise<{ readonly user: User; readonly recorded: boolean } | null>;
   /**
-   * The account whose recorded password reset has this token hash, while it is unexpired at `now`
-   * and the account's e-mail is still the one it was sent to; null otherwise.
+   * The account one of whose recorded password reset links has this token hash, while that link
+   * is unexpired at `now` and the account's e-mail is still the one it was sent to; null otherwise.
    */
   findByPasswordReset(tokenHash: string, now: number): Promise<User | null>;
   /**
-   * Consumes the recorded password reset with this token hash, in one atomic step, while it is
-   * recorded, unexpired at `now`, sent to the account's e-mail, and no deletion is under way:
-   * sets `passwordHash`, voids the reset, marks the e-mail verified, ends every session and every
-   * token issued without a session, starts `session` (the only one), and records `now` as the
-   * last password change. The account and its new session, or null when nothing was consumed.
+   * Consumes the recorded password reset link with this token hash, in one atomic step, while it
+   * is recorded, unexpired at `now`, sent to the account's e-mail, and no deletion is under way:
+   * sets `passwordHash`, voids every reset link of the account (the password changed), marks the
+   * e-mail verified, ends every session and every token issued without a session, starts `session`
+   * (the only one), and records `now` as the last password change. The account and its new
+   * session, or null when nothing was consumed.
    */
   resetPassword(
     userId: string,

@@ -7,11 +7,12 @@ import { requestPasswordReset } from './request-password-reset.js';
 
 const HOUR_S = 3600;
 
-/** Alice with mail on, and the reset limits of the contract: 3 per e-mail and 30 per address, an hour each. */
+/** Alice with mail on, and the reset limits of the contract: 3 per e-mail from one client address, 10 per e-mail and 30 per address, an hour each. */
 async function limited() {
   const alice = await aliceWithMail();
   const mailLimits = {
-    resetsPerEmail: createInMemoryAttemptLimiter({ max: 3, windowSeconds: HOUR_S, clock: alice.clock }),
+    resetsPerEmailFromAddress: createInMemoryAttemptLimiter({ max: 3, windowSeconds: HOUR_S, clock: alice.clock }),
+    resetsPerEmail: createInMemoryAttemptLimiter({ max: 10, windowSeconds: HOUR_S, clock: alice.clock }),
     resetsPerAddress: createInMemoryAttemptLimiter({ max: 30, windowSeconds: HOUR_S, clock: alice.clock }),
   };
   const ask = (email: string, clientAddress = '192.0.2.1') =>
@@ -66,17 +67,45 @@ describe('requestPasswordReset', () => {
     expect(addSpy).toHaveBeenCalledTimes(1);
   });
 
-  it('allows 3 requests per e-mail an hour, known or not, then TooManyAttempts with the wait; a refused one is not counted', async () => {
+  it('allows 3 requests per e-mail from one client address an hour, known or not, then TooManyAttempts with the wait; a refused one is not counted', async () => {
     const { ask, clock, outbox } = await limited();
     const addSpy = vi.spyOn(outbox, 'add');
     for (const email of [ALICE.email, 'nobody@example.com']) {
-      for (let i = 0; i < 3; i++) await ask(email, `198.51.100.${i}`);
-      const refused = await rejection(ask(email, '203.0.113.9'));
+      for (let i = 0; i < 3; i++) await ask(email, '198.51.100.1');
+      const refused = await rejection(ask(email.toUpperCase(), '198.51.100.1'));
       expect([refused.code, refused.retryAfterSeconds]).toEqual(['TooManyAttempts', HOUR_S]);
     }
     expect(addSpy).toHaveBeenCalledTimes(6);
     clock.advance(HOUR_S * 1000);
-    await ask(ALICE.email);
+    await ask(ALICE.email, '198.51.100.1');
+  });
+
+  it("lets one client's requests for an address use up nobody else's: another client address still asks", async () => {
+    const { ask } = await limited();
+    for (let i = 0; i < 3; i++) await ask(ALICE.email, '203.0.113.66');
+    expect((await rejection(ask(ALICE.email, '203.0.113.66'))).code).toBe('TooManyAttempts');
+    await ask(ALICE.email, '192.0.2.10');
+  });
+
+  it('caps the requests for one e-mail at 10 an hour from every client address together, known or not', async () => {
+    const { ask, clock } = await limited();
+    for (const email of [ALICE.email, 'nobody@example.com']) {
+      for (let i = 0; i < 10; i++) await ask(email, `198.51.100.${i}`);
+      const refused = await rejection(ask(email, '198.51.100.200'));
+      expect([refused.code, refused.retryAfterSeconds]).toEqual(['TooManyAttempts', HOUR_S]);
+    }
+    clock.advance(HOUR_S * 1000);
+    await ask(ALICE.email, '198.51.100.200');
+  });
+
+  it('counts a request without a known client address against the e-mail cap only', async () => {
+    const { deps, clock } = await aliceWithMail();
+    const resetsPerEmail = createInMemoryAttemptLimiter({ max: 2, windowSeconds: HOUR_S, clock });
+    const resetsPerEmailFromAddress = createInMemoryAttemptLimiter({ max: 1, windowSeconds: HOUR_S, clock });
+    const ask = () => requestPasswordReset({ ...deps, mailLimits: { resetsPerEmail, resetsPerEmailFromAddress } }, { body: bodyOf({ email: ALICE.email }) });
+    await ask();
+    await ask();
+    expect((await rejection(ask())).code).toBe('TooManyAttempts');
   });
 
   it('allows 30 requests per client address an hour, whatever the e-mails', async () => {
@@ -93,6 +122,7 @@ describe('requestPasswordReset', () => {
     for (let i = 0; i < 5; i++) await expect(ask(ALICE.email)).rejects.toBe(failure);
     vi.mocked(outbox.add).mockRestore();
     for (let i = 0; i < 3; i++) await ask(ALICE.email);
+    expect((await rejection(ask(ALICE.email))).code).toBe('TooManyAttempts');
   });
 
   it('is not offered when mail is off, before the body is read', async () => {

@@ -29,22 +29,25 @@ describe('updateAccount', () => {
   });
 
   it('makes a new e-mail unverified, and with mail on sends a verification link to it and a notice to the old one', async () => {
-    const { deps, credentials, deliver, tokenOf } = await aliceWithMail();
+    const { deps, users, credentials, deliver, tokenOf } = await aliceWithMail();
     await verifyEmail(deps, { body: bodyOf({ token: tokenOf('email-verification') }) });
     const user = await updateAccount(deps, { credentials, body: bodyOf({ email: 'alicia@example.org', currentPassword: ALICE.password }) });
-    expect(user.emailVerified).toBe(false);
+    expect(user).toStrictEqual({ id: user.id, email: 'alicia@example.org', name: ALICE.name });
+    expect((await users.findById(user.id))?.emailVerified).toBe(false);
     expect(await deliver()).toStrictEqual([
       { messageId: expect.any(String), kind: 'email-verification', to: 'alicia@example.org', name: ALICE.name, token: expect.any(String), linkExpiresAt: expect.any(Number) },
-      { messageId: expect.any(String), kind: 'email-changed', to: ALICE.email, name: ALICE.name, newEmail: 'alicia@example.org' },
+      { messageId: expect.any(String), kind: 'email-changed', to: ALICE.email, name: ALICE.name },
     ]);
     expect(await verifyEmail(deps, { body: bodyOf({ token: tokenOf('email-verification') }) })).toMatchObject({ email: 'alicia@example.org', emailVerified: true });
   });
 
   it('sends nothing and keeps the address verified for a new name, or the account\'s own e-mail again', async () => {
-    const { deps, credentials, deliver, tokenOf } = await aliceWithMail();
+    const { deps, users, signedIn, credentials, deliver, tokenOf } = await aliceWithMail();
     await verifyEmail(deps, { body: bodyOf({ token: tokenOf('email-verification') }) });
-    expect((await updateAccount(deps, { credentials, body: bodyOf({ name: 'Alicia' }) })).emailVerified).toBe(true);
-    expect((await updateAccount(deps, { credentials, body: bodyOf({ email: ALICE.email.toUpperCase(), currentPassword: ALICE.password }) })).emailVerified).toBe(true);
+    await updateAccount(deps, { credentials, body: bodyOf({ name: 'Alicia' }) });
+    expect((await users.findById(signedIn.user.id))?.emailVerified).toBe(true);
+    await updateAccount(deps, { credentials, body: bodyOf({ email: ALICE.email.toUpperCase(), currentPassword: ALICE.password }) });
+    expect((await users.findById(signedIn.user.id))?.emailVerified).toBe(true);
     expect(await deliver()).toEqual([]);
   });
 
@@ -74,6 +77,68 @@ describe('updateAccount', () => {
     const error = await rejection(updateAccount(deps, { credentials: bearer(signedIn.token), body: bodyOf({ name: 'Mallory', email: 'BOB@example.com', currentPassword: ALICE.password }) }));
     expect(error.code).toBe('EmailAlreadyInUse');
     expect(await users.findById(signedIn.user.id)).toMatchObject({ email: ALICE.email, name: ALICE.name });
+  });
+
+  describe('the e-mail change limits', () => {
+    /** Alice and Bob signed up, and the limits of `max` e-mail changes per account and `perAddress` per client address an hour. */
+    async function limitedChanges(max: number, perAddress = 100) {
+      const alice = await aliceSignedUp();
+      await signUp(alice.deps, { body: bodyOf({ ...ALICE, email: 'bob@example.com' }) });
+      const { clock } = alice;
+      const emailChangeLimits = {
+        perAccount: createInMemoryAttemptLimiter({ max, windowSeconds: 3600, clock }),
+        perAddress: createInMemoryAttemptLimiter({ max: perAddress, windowSeconds: 3600, clock }),
+      };
+      const deps = { ...alice.deps, emailChangeLimits };
+      const change = (body: object, credentials = bearer(alice.signedIn.token), clientAddress = '192.0.2.1') =>
+        updateAccount(deps, { credentials, body: bodyOf(body), client: { clientAddress } });
+      const moveTo = (email: string, clientAddress?: string) => change({ email, currentPassword: ALICE.password }, undefined, clientAddress);
+      return { ...alice, deps, change, moveTo };
+    }
+
+    it('allows `max` e-mail changes per account an hour, a taken e-mail included, then TooManyAttempts with the wait, changing nothing', async () => {
+      const { moveTo, users, signedIn, clock } = await limitedChanges(3);
+      await moveTo('a1@example.com');
+      expect((await rejection(moveTo('bob@example.com'))).code).toBe('EmailAlreadyInUse');
+      await moveTo('a2@example.com');
+      const refused = await rejection(moveTo('a3@example.com', '198.51.100.7'));
+      expect([refused.code, refused.retryAfterSeconds]).toEqual(['TooManyAttempts', 3600]);
+      expect((await rejection(moveTo('bob@example.com'))).code).toBe('TooManyAttempts');
+      expect(await users.findById(signedIn.user.id)).toMatchObject({ email: 'a2@example.com' });
+      clock.advance(3600 * 1000);
+      await moveTo('a3@example.com');
+    });
+
+    it('counts neither a name alone, nor the same e-mail again, nor a wrong current password', async () => {
+      const { change, moveTo } = await limitedChanges(1);
+      for (let i = 0; i < 3; i++) {
+        await change({ name: `Alice ${i}` });
+        await change({ email: ALICE.email.toUpperCase(), currentPassword: ALICE.password });
+        expect((await rejection(change({ email: 'x@example.com', currentPassword: 'wrong' }))).code).toBe('CurrentPasswordIncorrect');
+      }
+      await moveTo('a1@example.com');
+      expect((await rejection(moveTo('a2@example.com'))).code).toBe('TooManyAttempts');
+    });
+
+    it('allows `perAddress` changes per client address an hour, across accounts, so the 409 cannot tell many e-mails apart', async () => {
+      const { deps, moveTo, change } = await limitedChanges(10, 2);
+      const bob = await logIn(deps, { body: bodyOf({ email: 'bob@example.com', password: ALICE.password }) });
+      expect((await rejection(moveTo('bob@example.com'))).code).toBe('EmailAlreadyInUse');
+      expect((await rejection(change({ email: ALICE.email, currentPassword: ALICE.password }, bearer(bob.token))) ).code).toBe('EmailAlreadyInUse');
+      expect((await rejection(moveTo('carol@example.com'))).code).toBe('TooManyAttempts');
+      await moveTo('carol@example.com', '192.0.2.2');
+    });
+
+    it('gives the count back when the change does not apply: a store failure, or a token ended meanwhile', async () => {
+      const { deps, moveTo } = await limitedChanges(1);
+      const failure = new Error('store down');
+      const update = vi.spyOn(deps.users, 'update').mockRejectedValueOnce(failure);
+      await expect(moveTo('a1@example.com')).rejects.toBe(failure);
+      update.mockResolvedValueOnce(null);
+      await rejection(moveTo('a1@example.com'));
+      update.mockRestore();
+      await moveTo('a1@example.com');
+    });
   });
 
   it.each([{}, { password: 'x' }, { currentPassword: ALICE.password }, { id: 'x', passwordHash: 'fake-hash:owned', createdAt: 1, role: 'admin' }])(

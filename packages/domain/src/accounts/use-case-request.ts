@@ -25,4 +25,9 @@ export interface UseCaseRequest {
   readonly message: OutboxMessage;
   /** Who holds the message's lease: the name the delivering process claimed it under. */
   readonly holder: string;
+  /**
+   * Aborts once the holder can no longer count on its lease of the message (it was taken over,
+   * or could not be renewed in time): delivery then stops, sending nothing more. Never, when omitted.
+   */
+  readonly lease?: AbortSignal;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { rejection } from '../test-support/rejection.js';
 import { ALICE, aliceWithMail, bodyOf } from '../test-support/signed-up.js';
+import { currentAccount } from './current-account.js';
 import { currentUser } from './current-user.js';
 import { requestEmailVerification } from './request-email-verification.js';
 import { updateAccount } from './update-account.js';
@@ -9,11 +10,14 @@ import { verifyEmail } from './verify-email.js';
 const HOUR = 60 * 60_000;
 
 describe('verifyEmail', () => {
-  it('marks the address verified with the link signup sent, without credentials, once', async () => {
-    const { deps, signedIn, credentials, tokenOf } = await aliceWithMail();
+  it('marks the address verified with the link signup sent, without credentials, once, and answers the account', async () => {
+    const { deps, clock, signedIn, credentials, tokenOf } = await aliceWithMail();
     const token = tokenOf('email-verification');
-    expect(await verifyEmail(deps, { body: bodyOf({ token }) })).toStrictEqual({ ...signedIn.user, emailVerified: true });
-    expect(await currentUser(deps, { credentials })).toStrictEqual({ ...signedIn.user, emailVerified: true });
+    const account = await currentAccount(deps, { credentials });
+    clock.advance(3);
+    expect(await verifyEmail(deps, { body: bodyOf({ token }) })).toStrictEqual({ ...account, emailVerified: true, updatedAt: clock.now() });
+    expect(await currentAccount(deps, { credentials })).toStrictEqual({ ...account, emailVerified: true, updatedAt: clock.now() });
+    expect(await currentUser(deps, { credentials })).toStrictEqual(signedIn.user);
     expect((await rejection(verifyEmail(deps, { body: bodyOf({ token }) }))).code).toBe('InvalidLinkToken');
   });
 

@@ -10,31 +10,47 @@ interface Held {
 /**
  * An `Outbox` in process memory, for the memory store and for tests: what it holds is lost when
  * the process stops, as everything else of the memory store is. Every method is one synchronous
- * step, so concurrent claims never share a message.
+ * step, so concurrent claims never share a message, and a lease is counted from the `now` of the
+ * call that grants or renews it, which is the moment it is granted.
  */
 export function createInMemoryOutbox(): Outbox {
   const messages = new Map<string, Held>();
-  const held = (id: string, holder: string, now = -Infinity) => {
+  const held = (id: string, holder: string) => {
     const entry = messages.get(id);
-    return entry && entry.holder === holder && entry.leaseUntil > now ? entry : undefined;
+    return entry && entry.holder === holder ? entry : undefined;
   };
 
   return {
     async add(message: NewMessage) {
-      const stored: OutboxMessage = Object.freeze({ ...message, id: randomId(), attempts: 0, nextAttemptAt: message.requestedAt });
+      const stored: OutboxMessage = Object.freeze({
+        kind: message.kind,
+        to: message.to,
+        ...(message.userId === undefined ? {} : { userId: message.userId }),
+        ...(message.token === undefined ? {} : { token: message.token }),
+        requestedAt: message.requestedAt,
+        id: randomId(),
+        attempts: 0,
+        nextAttemptAt: message.requestedAt,
+      });
       messages.set(stored.id, { message: stored, holder: null, leaseUntil: -Infinity });
       return stored;
     },
-    async claim(holder, now, leaseUntil, max) {
+    async claim(holder, now, leaseMs, max) {
       const due = [...messages.values()]
         .filter((entry) => entry.message.nextAttemptAt <= now && (entry.holder === null || entry.leaseUntil <= now))
         .sort((a, b) => a.message.nextAttemptAt - b.message.nextAttemptAt)
         .slice(0, Math.max(0, max));
       for (const entry of due) {
         entry.holder = holder;
-        entry.leaseUntil = leaseUntil;
+        entry.leaseUntil = now + leaseMs;
       }
       return due.map((entry) => entry.message);
+    },
+    async renew(id, holder, now, leaseMs) {
+      const entry = held(id, holder);
+      if (!entry) return false;
+      entry.leaseUntil = now + leaseMs;
+      return true;
     },
     async remove(id, holder) {
       if (held(id, holder)) messages.delete(id);

@@ -3,7 +3,9 @@
  * - `password-reset`: a link that sets a new password (`POST /auth/password-reset/confirm`);
  * - `email-verification`: a link that proves the address (`POST /auth/verify-email`);
  * - `password-changed`: a notice that the password changed, and what to do if the reader did not;
- * - `email-changed`: a notice to the old address that the account moved to another.
+ * - `email-changed`: a notice to the old address that the account moved to another (never which:
+ *   the new address is unproved, and naming it would let anyone write an address of their choosing
+ *   into mail a stranger receives).
  */
 export const MESSAGE_KINDS = ['password-reset', 'email-verification', 'password-changed', 'email-changed'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
@@ -26,8 +28,6 @@ export interface NewMessage {
   readonly token?: string;
   /** When it was asked for, in milliseconds: orders requests for one account, and starts a link's validity. */
   readonly requestedAt: number;
-  /** For `email-changed`: the address the account moved to. */
-  readonly newEmail?: string;
 }
 
 /** A message in an outbox: as accepted, with its id and its delivery so far. */

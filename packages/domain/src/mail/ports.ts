@@ -4,8 +4,13 @@ import type { MessageKind, NewMessage, OutboxMessage } from './message.js';
  * Where messages wait until they are delivered, shared by every process that delivers them.
  * Accepting a message is durable once `add` resolves: a message added is delivered across mail
  * server outages, crashes and restarts, by whichever process claims it. One process holds a
- * message at a time (a lease until a time it chose); a lease that runs out, because its process
- * died, lets another claim the message. A delivered message is removed.
+ * message at a time, under a lease it renews while it works on the message; a lease that runs out,
+ * because its process died, lets another claim the message. A delivered message is removed.
+ *
+ * Lease times are the outbox's own, counted from the moment it grants or renews a lease: the
+ * caller's `now` for an outbox in the caller's process, and the database's clock for one that
+ * processes share, so that a slow round trip never shortens a lease and processes whose clocks
+ * differ agree on when it ends.
  *
  * Every implementation means the same (`describeOutboxContract` in `@inkwell/domain/testing`).
  */
@@ -13,11 +18,18 @@ export interface Outbox {
   /** Stores a message, due at once (`nextAttemptAt` = `requestedAt`), with no attempts; answers it with its new id. */
   add(message: NewMessage): Promise<OutboxMessage>;
   /**
-   * Leases to `holder`, until `leaseUntil`, up to `max` messages that are due at `now` and held by
-   * nobody (never leased, or their lease ended by `now`), the earliest due first, in one atomic
-   * step per message: two holders claiming at once never both get one message.
+   * Leases to `holder`, for `leaseMs` from the moment it is granted, up to `max` messages that are
+   * due at `now` (their `nextAttemptAt`) and held by nobody (never leased, released, or their lease
+   * ended), the earliest due first, in one atomic step per message: two holders claiming at once
+   * never both get one message.
    */
-  claim(holder: string, now: number, leaseUntil: number, max: number): Promise<OutboxMessage[]>;
+  claim(holder: string, now: number, leaseMs: number, max: number): Promise<OutboxMessage[]>;
+  /**
+   * Extends `holder`'s lease of a message to `leaseMs` from the moment it is renewed, while
+   * `holder` still holds it: nobody claimed it since, even if the lease ran out meanwhile. Answers
+   * whether it did; false means the message is another holder's, or gone.
+   */
+  renew(id: string, holder: string, now: number, leaseMs: number): Promise<boolean>;
   /** Removes a message `holder` holds (delivered, or dropped); nothing when the lease went to another holder meanwhile. */
   remove(id: string, holder: string): Promise<void>;
   /**
@@ -39,14 +51,21 @@ export interface Mail {
   readonly token?: string;
   /** When the link stops working, for the kinds that have a link. */
   readonly linkExpiresAt?: number;
-  /** For `email-changed`: the address the account moved to. */
-  readonly newEmail?: string;
+}
+
+/** How a send may be cut short. */
+export interface SendOptions {
+  /**
+   * Aborts the send: the sender stops talking to the mail server and rejects. Aborted before the
+   * end of the mail was sent, the server has nothing; after it, the server may still accept it.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
  * Hands mail to a mail server. Resolves once the server accepted the mail; rejects when it did
- * not (unreachable, refused), and the message is then tried again later.
+ * not (unreachable, refused, aborted), and the message is then tried again later.
  */
 export interface MailSender {
-  send(mail: Mail): Promise<void>;
+  send(mail: Mail, options?: SendOptions): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { AccountDeps } from '../accounts/account-deps.js';
 import type { PostAccessPolicy } from './post-access.js';
 import type { PostRepository } from './ports.js';
+import type { PostWriteLimits } from './post-write-limits.js';
 
 /**
  * Every port, policy and rule set a use case may take, in one object: a service builds it once
@@ -14,4 +15,6 @@ export interface UseCaseDeps extends AccountDeps {
   readonly posts: PostRepository;
   /** Who may read, write and list which posts (`openPostAccess`, `ownerPostAccess`); required wherever posts are involved. */
   readonly postAccess: PostAccessPolicy;
+  /** The write budget of posts per client address; off when omitted. */
+  readonly postWriteLimits?: PostWriteLimits;
 }

@@ -16,8 +16,9 @@ export function recordingMailSender(): RecordingMailSender {
   const sender: RecordingMailSender = {
     sent: [],
     refusing: null,
-    async send(mail) {
+    async send(mail, options) {
       if (sender.refusing) throw sender.refusing;
+      options?.signal?.throwIfAborted();
       sender.sent.push(mail);
     },
   };
@@ -36,12 +37,11 @@ export interface Delivered {
  * another. Answers what became of each.
  */
 export async function deliverDueMessages(
-  deps: Pick<AccountDeps, 'users' | 'clock' | 'outbox' | 'mailer' | 'mailRules'>,
+  deps: Pick<AccountDeps, 'users' | 'clock' | 'outbox' | 'mailer' | 'mailRules' | 'mailLimits'>,
   holder = 'test-delivery',
 ): Promise<Delivered[]> {
   if (!deps.outbox) throw new Error('deliverDueMessages: mail is off (no outbox)');
-  const now = deps.clock.now();
-  const claimed = await deps.outbox.claim(holder, now, now + 25_000, 1_000);
+  const claimed = await deps.outbox.claim(holder, deps.clock.now(), 25_000, 1_000);
   const delivered: Delivered[] = [];
   for (const message of claimed) delivered.push({ message, outcome: await deliverMessage(deps, { message, holder }) });
   return delivered;

@@ -24,6 +24,8 @@ function newUser(overrides: Partial<NewUser> = {}): NewUser {
 const sessionAt = (createdAt: number, lifetime = 7 * DAY): NewSession => ({ createdAt, expiresAt: createdAt + lifetime });
 
 const MINUTE = 60 * 1000;
+/** The live reset links an account keeps in these tests but where one says otherwise. */
+const KEEP = 5;
 
 /** What a token of `session` (or, given a time, a token without a session issued then) says. */
 const tokenOf = (userId: string, session: Session | number): TokenClaims =>
@@ -180,6 +182,33 @@ export function describeUserRepositoryContract(
         expect(await users.delete(user.id)).toBe(false);
         const again = await inserted();
         expect(again.user.id).not.toBe(user.id);
+      });
+
+      it('never sets updatedAt earlier than the stored one: a write whose time is earlier (computed before another write stored a later one) keeps it', async () => {
+        // Each write, on an account of its own whose stored updatedAt is LATER, is handed an
+        // earlier time, as a write held between its read and its write, or made by a process
+        // whose clock is behind, is.
+        const LATER = T0 + 50;
+        const writes: Record<string, (user: User, session: Session) => Promise<User | { user: User } | null>> = {
+          update: (user) => users.update(user.id, { name: 'Alicia', updatedAt: T0 + 10 }),
+          changePassword: (user, session) => users.changePassword(user.id, 'new-hash', tokenOf(user.id, session), T0 + 10, { token: tokenOf(user.id, session) }),
+          resetPassword: async (user) => {
+            await users.recordPasswordReset(link('r', T0 + 5, { email: user.email }), KEEP, T0 + 5);
+            return users.resetPassword(user.id, 'r', 'new-hash', sessionAt(T0 + 10), T0 + 10);
+          },
+          verifyEmail: async (user) => {
+            await users.recordEmailVerification(user.id, link('v', T0 + 5, { email: user.email }), T0 + 5);
+            return users.verifyEmail('v', T0 + 10);
+          },
+        };
+        const seen: Record<string, unknown> = {};
+        for (const [write, run] of Object.entries(writes)) {
+          const { user, session } = await inserted({ email: `${write.toLowerCase()}@example.com`, updatedAt: LATER });
+          const answered = await run(user, session);
+          const answer = answered !== null && 'user' in answered ? answered.user : answered;
+          seen[write] = { answered: answer?.updatedAt, stored: (await users.findById(user.id))?.updatedAt };
+        }
+        expect(seen).toStrictEqual(Object.fromEntries(Object.keys(writes).map((write) => [write, { answered: LATER, stored: LATER }])));
       });
     });
 
@@ -525,9 +554,9 @@ export function describeUserRepositoryContract(
     });
 
     describe('mailed links: only their hash is kept, with the address they went to', () => {
-      it('records a password reset for the address the account has, found by its hash until it expires', async () => {
+      it('records a password reset for the account that has the address, found by its hash until it expires', async () => {
         const { user } = await inserted();
-        expect(await users.recordPasswordReset(user.id, link('reset-1'), T0 + 10)).toStrictEqual(user);
+        expect(await users.recordPasswordReset(link('reset-1'), KEEP, T0 + 10)).toStrictEqual({ user, recorded: true });
         expect(await users.findByPasswordReset('reset-1', T0 + 11)).toStrictEqual(user);
         expect(await users.findByPasswordReset('reset-1', T0 + 10 + 30 * MINUTE - 1)).toStrictEqual(user);
         expect(await users.findByPasswordReset('reset-1', T0 + 10 + 30 * MINUTE)).toBeNull();
@@ -536,53 +565,86 @@ export function describeUserRepositoryContract(
         expect(await users.verifyEmail('reset-1', T0 + 11)).toBeNull();
       });
 
-      it('records no reset for another address, nor for an account that is gone or being deleted', async () => {
+      it('finds no account for an address none has, and records no reset for an account being deleted', async () => {
         const { user, session } = await inserted();
-        expect(await users.recordPasswordReset(user.id, link('r', T0 + 10, { email: 'bob@example.com' }), T0 + 10)).toBeNull();
+        expect(await users.recordPasswordReset(link('r', T0 + 10, { email: 'bob@example.com' }), KEEP, T0 + 10)).toBeNull();
+        expect(await users.recordPasswordReset(link('r', T0 + 10, { email: 'ALICE@example.com' }), KEEP, T0 + 10)).toBeNull();
         for (const id of idsThatNameNothing) {
-          expect(await users.recordPasswordReset(id, link('r'), T0 + 10)).toBeNull();
           expect(await users.recordEmailVerification(id, link('v'), T0 + 10)).toBeNull();
           expect(await users.resetPassword(id, 'r', 'hash', sessionAt(T0 + 10), T0 + 10)).toBeNull();
         }
         await users.startDeletion(user.id, T0 + MINUTE, T0 + 5, { token: tokenOf(user.id, session) });
-        expect(await users.recordPasswordReset(user.id, link('r'), T0 + 10)).toBeNull();
+        expect(await users.recordPasswordReset(link('r'), KEEP, T0 + 10)).toStrictEqual({ user, recorded: false });
         expect(await users.recordEmailVerification(user.id, link('v'), T0 + 10)).toBeNull();
         expect(await users.findByPasswordReset('r', T0 + 11)).toBeNull();
       });
 
       it('records a reset only if it was asked for after the last password change (or the account was created)', async () => {
         const { user } = await inserted({ createdAt: T0 + 5 });
-        expect(await users.recordPasswordReset(user.id, link('before-signup', T0 + 4), T0 + 10)).toBeNull();
-        expect(await users.recordPasswordReset(user.id, link('same-ms-as-signup', T0 + 5), T0 + 10)).toBeNull();
-        await users.changePassword(user.id, 'new-hash', null, T0 + 20);
-        expect(await users.recordPasswordReset(user.id, link('before-change', T0 + 19), T0 + 30)).toBeNull();
-        expect(await users.recordPasswordReset(user.id, link('same-ms-as-change', T0 + 20), T0 + 30)).toBeNull();
-        expect(await users.recordPasswordReset(user.id, link('after-change', T0 + 21), T0 + 30)).not.toBeNull();
+        expect(await users.recordPasswordReset(link('before-signup', T0 + 4), KEEP, T0 + 10)).toStrictEqual({ user, recorded: false });
+        expect(await users.recordPasswordReset(link('same-ms-as-signup', T0 + 5), KEEP, T0 + 10)).toStrictEqual({ user, recorded: false });
+        const changed = await users.changePassword(user.id, 'new-hash', null, T0 + 20);
+        expect(await users.recordPasswordReset(link('before-change', T0 + 19), KEEP, T0 + 30)).toStrictEqual({ user: changed, recorded: false });
+        expect(await users.recordPasswordReset(link('same-ms-as-change', T0 + 20), KEEP, T0 + 30)).toStrictEqual({ user: changed, recorded: false });
+        expect(await users.recordPasswordReset(link('after-change', T0 + 21), KEEP, T0 + 30)).toStrictEqual({ user: changed, recorded: true });
+        for (const hash of ['before-signup', 'same-ms-as-signup', 'before-change', 'same-ms-as-change']) expect(await users.findByPasswordReset(hash, T0 + 31)).toBeNull();
+        expect(await users.findByPasswordReset('after-change', T0 + 31)).toStrictEqual(changed);
       });
 
-      it('keeps the reset asked for last, whatever order they are recorded in; the same one again is fine', async () => {
+      it('keeps every live reset: one asked for later ends none asked for earlier, in whatever order they come; the same one again is kept once', async () => {
         const { user } = await inserted();
-        expect(await users.recordPasswordReset(user.id, link('second', T0 + 20), T0 + 30)).not.toBeNull();
-        expect(await users.recordPasswordReset(user.id, link('first', T0 + 10), T0 + 30)).toBeNull();
-        expect(await users.recordPasswordReset(user.id, link('second', T0 + 20), T0 + 31)).not.toBeNull();
-        expect(await users.findByPasswordReset('first', T0 + 31)).toBeNull();
-        expect(await users.recordPasswordReset(user.id, link('third', T0 + 25), T0 + 32)).not.toBeNull();
-        expect(await users.findByPasswordReset('second', T0 + 32)).toBeNull();
-        expect(await users.findByPasswordReset('third', T0 + 32)).toStrictEqual(user);
+        expect(await users.recordPasswordReset(link('second', T0 + 20), KEEP, T0 + 30)).toStrictEqual({ user, recorded: true });
+        expect(await users.recordPasswordReset(link('first', T0 + 10), KEEP, T0 + 30)).toStrictEqual({ user, recorded: true });
+        expect(await users.recordPasswordReset(link('second', T0 + 20), KEEP, T0 + 31)).toStrictEqual({ user, recorded: true });
+        expect(await users.recordPasswordReset(link('third', T0 + 25), KEEP, T0 + 32)).toStrictEqual({ user, recorded: true });
+        for (const hash of ['first', 'second', 'third']) expect(await users.findByPasswordReset(hash, T0 + 33)).toStrictEqual(user);
+        // Each one ends on its own use (with the others: the password changed).
+        expect(await users.resetPassword(user.id, 'first', 'new-hash', sessionAt(T0 + 34), T0 + 34)).not.toBeNull();
+        for (const hash of ['first', 'second', 'third']) expect(await users.findByPasswordReset(hash, T0 + 35)).toBeNull();
       });
 
-      it('voids the recorded reset on a password change', async () => {
+      it('keeps at most the newest `keep` live resets: expired ones go first, then the oldest', async () => {
         const { user } = await inserted();
-        await users.recordPasswordReset(user.id, link('r', T0 + 10), T0 + 10);
+        await users.recordPasswordReset(link('expired', T0 + 1), 2, T0 + 1);
+        await users.recordPasswordReset(link('a', T0 + 30 * MINUTE), 2, T0 + 30 * MINUTE);
+        await users.recordPasswordReset(link('b', T0 + 30 * MINUTE + 1), 2, T0 + 30 * MINUTE + 1);
+        const now = T0 + 30 * MINUTE + 2;
+        expect(await users.findByPasswordReset('a', now)).toStrictEqual(user);
+        expect(await users.recordPasswordReset(link('c', T0 + 30 * MINUTE + 2), 2, now)).toStrictEqual({ user, recorded: true });
+        expect(await users.findByPasswordReset('a', now)).toBeNull();
+        expect(await users.findByPasswordReset('b', now)).toStrictEqual(user);
+        expect(await users.findByPasswordReset('c', now)).toStrictEqual(user);
+        // One older than every link kept is not kept in their place.
+        expect(await users.recordPasswordReset(link('late', T0 + 30 * MINUTE), 2, now)).toStrictEqual({ user, recorded: false });
+        expect(await users.findByPasswordReset('late', now)).toBeNull();
+      });
+
+      it('loses no reset recorded concurrently, and keeps no more than `keep`', async () => {
+        const { user } = await inserted();
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => users.recordPasswordReset(link(`r${i}`, T0 + 10 + i), 8, T0 + 20)));
+        expect(results).toStrictEqual(Array.from({ length: 8 }, () => ({ user, recorded: true })));
+        for (let i = 0; i < 8; i++) expect(await users.findByPasswordReset(`r${i}`, T0 + 21)).toStrictEqual(user);
+        await Promise.all(Array.from({ length: 8 }, (_, i) => users.recordPasswordReset(link(`s${i}`, T0 + 30 + i), 3, T0 + 40)));
+        const live = await Promise.all(['r0', 'r7', 's0', 's4', 's5', 's6', 's7'].map(async (hash) => [hash, (await users.findByPasswordReset(hash, T0 + 41)) !== null]));
+        expect(Object.fromEntries(live)).toStrictEqual({ r0: false, r7: false, s0: false, s4: false, s5: true, s6: true, s7: true });
+      });
+
+      it('voids every recorded reset on a password change', async () => {
+        const { user } = await inserted();
+        await users.recordPasswordReset(link('r', T0 + 10), KEEP, T0 + 10);
+        await users.recordPasswordReset(link('s', T0 + 11), KEEP, T0 + 11);
         await users.changePassword(user.id, 'new-hash', null, T0 + 20);
-        expect(await users.findByPasswordReset('r', T0 + 21)).toBeNull();
-        expect(await users.resetPassword(user.id, 'r', 'another-hash', sessionAt(T0 + 21), T0 + 21)).toBeNull();
+        for (const hash of ['r', 's']) {
+          expect(await users.findByPasswordReset(hash, T0 + 21)).toBeNull();
+          expect(await users.resetPassword(user.id, hash, 'another-hash', sessionAt(T0 + 21), T0 + 21)).toBeNull();
+        }
       });
 
       it('consumes a reset once: the new hash, the address verified, every session and token without one ended, one new session', async () => {
         const { user, session } = await inserted();
         await users.startSession(user.id, sessionAt(T0 + 1), 20, T0 + 1);
-        await users.recordPasswordReset(user.id, link('r', T0 + 10), T0 + 10);
+        await users.recordPasswordReset(link('r', T0 + 10), KEEP, T0 + 10);
+        await users.recordPasswordReset(link('other', T0 + 11), KEEP, T0 + 11);
         const reset = await users.resetPassword(user.id, 'r', 'new-hash', sessionAt(T0 + 20), T0 + 20);
         expect(reset).toStrictEqual({
           user: { ...user, passwordHash: 'new-hash', emailVerified: true, updatedAt: T0 + 20 },
@@ -591,17 +653,19 @@ export function describeUserRepositoryContract(
         expect(await liveIds(user.id, T0 + 20)).toEqual([reset?.session.id]);
         const found = await users.findWithSession(user.id, session.id, T0 + 20);
         expect(found).toMatchObject({ session: null, tokensWithoutSessionEndedAt: T0 + 20, keptTokenWithoutSession: null });
-        expect(await users.findByPasswordReset('r', T0 + 21)).toBeNull();
-        expect(await users.resetPassword(user.id, 'r', 'newer-hash', sessionAt(T0 + 21), T0 + 21)).toBeNull();
+        for (const hash of ['r', 'other']) {
+          expect(await users.findByPasswordReset(hash, T0 + 21)).toBeNull();
+          expect(await users.resetPassword(user.id, hash, 'newer-hash', sessionAt(T0 + 21), T0 + 21)).toBeNull();
+        }
         expect((await users.findById(user.id))?.passwordHash).toBe('new-hash');
         // The password changed: a reset asked for before the change is not recorded any more.
-        expect(await users.recordPasswordReset(user.id, link('r2', T0 + 15), T0 + 22)).toBeNull();
+        expect(await users.recordPasswordReset(link('r2', T0 + 15), KEEP, T0 + 22)).toMatchObject({ recorded: false });
       });
 
       it('consumes no reset that expired, that was sent to an address the account left, of another account, or of an account being deleted', async () => {
         const { user, session } = await inserted();
         const bob = await inserted({ email: 'bob@example.com' });
-        await users.recordPasswordReset(user.id, link('r', T0 + 10), T0 + 10);
+        await users.recordPasswordReset(link('r', T0 + 10), KEEP, T0 + 10);
         expect(await users.resetPassword(user.id, 'r', 'h', sessionAt(T0 + 10 + 30 * MINUTE), T0 + 10 + 30 * MINUTE)).toBeNull();
         expect(await users.resetPassword(bob.user.id, 'r', 'h', sessionAt(T0 + 11), T0 + 11)).toBeNull();
         await users.startDeletion(user.id, T0 + 12 + MINUTE, T0 + 12, { token: tokenOf(user.id, session) });
@@ -614,10 +678,11 @@ export function describeUserRepositoryContract(
         expect(await users.findById(user.id)).toMatchObject({ passwordHash: user.passwordHash });
       });
 
-      it('lets exactly one of concurrent uses of one reset apply', async () => {
+      it('lets exactly one of concurrent uses of the live resets of one account apply', async () => {
         const { user } = await inserted();
-        await users.recordPasswordReset(user.id, link('r', T0 + 10), T0 + 10);
-        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => users.resetPassword(user.id, 'r', `hash-${i}`, sessionAt(T0 + 20), T0 + 20)));
+        await users.recordPasswordReset(link('r', T0 + 10), KEEP, T0 + 10);
+        await users.recordPasswordReset(link('s', T0 + 11), KEEP, T0 + 11);
+        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => users.resetPassword(user.id, i % 2 ? 'r' : 's', `hash-${i}`, sessionAt(T0 + 20), T0 + 20)));
         const applied = results.filter((result) => result !== null);
         expect(applied).toHaveLength(1);
         expect((await users.findById(user.id))?.passwordHash).toBe(applied[0]?.user.passwordHash);
@@ -655,7 +720,7 @@ export function describeUserRepositoryContract(
         const { user } = await inserted();
         await users.recordEmailVerification(user.id, link('v', T0 + 10), T0 + 10);
         await users.verifyEmail('v', T0 + 11);
-        await users.recordPasswordReset(user.id, link('r', T0 + 12), T0 + 12);
+        await users.recordPasswordReset(link('r', T0 + 12), KEEP, T0 + 12);
         const same = await users.update(user.id, { email: 'alice@example.com', name: 'Alicia', updatedAt: T0 + 13 });
         expect(same).toStrictEqual({ ...user, name: 'Alicia', emailVerified: true, updatedAt: T0 + 13 });
         expect(await users.findByPasswordReset('r', T0 + 14)).toStrictEqual(same);
@@ -664,14 +729,15 @@ export function describeUserRepositoryContract(
         expect(await users.findByPasswordReset('r', T0 + 15)).toBeNull();
         // Links to the new address are recorded as for any unverified one.
         expect(await users.recordEmailVerification(user.id, link('n', T0 + 16, { email: 'alicia@example.com' }), T0 + 16)).toStrictEqual(moved);
-        expect(await users.recordPasswordReset(user.id, link('n', T0 + 16, { email: 'alicia@example.com' }), T0 + 16)).toStrictEqual(moved);
+        expect(await users.recordPasswordReset(link('n', T0 + 16, { email: 'alicia@example.com' }), KEEP, T0 + 16)).toStrictEqual({ user: moved, recorded: true });
+        expect(await users.recordPasswordReset(link('o', T0 + 16), KEEP, T0 + 16)).toBeNull();
       });
 
       it('takes a token hash as plain text, never as an expression of the store', async () => {
         const { user } = await inserted();
-        await users.recordPasswordReset(user.id, link('r', T0 + 10), T0 + 10);
+        await users.recordPasswordReset(link('r', T0 + 10), KEEP, T0 + 10);
         await users.recordEmailVerification(user.id, link('v', T0 + 10), T0 + 10);
-        for (const hash of ['$passwordReset.tokenHash', '$emailVerification.tokenHash', '$$ROOT', '.*', '']) {
+        for (const hash of ['$passwordResets.tokenHash', '$passwordResets', '$emailVerification.tokenHash', '$$ROOT', '$$this.tokenHash', '.*', '']) {
           expect(await users.findByPasswordReset(hash, T0 + 11)).toBeNull();
           expect(await users.resetPassword(user.id, hash, 'h', sessionAt(T0 + 11), T0 + 11)).toBeNull();
           expect(await users.verifyEmail(hash, T0 + 11)).toBeNull();

@@ -1,0 +1,74 @@
+// Which test files run where, as vitest itself lists them: the whole suite on the workspace's
+// runtime (the socket suites twice, once with the fast path off), and with NODE_LINE_SUITES=1, as
+// .ci/run runs the older Node.js lines, every package's tests and the suites of tests/ that can
+// differ between lines, once each. By folder, so a file added to one of them is in without a list
+// to keep.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const vitest = join(root, 'node_modules/vitest/vitest.mjs');
+
+/** Every test file under `folder` of the repository, as a path from its root. */
+function testFilesIn(folder: string): string[] {
+  return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.test.ts') && !path.split('/').includes('node_modules'))
+    .map((path) => join(folder, path))
+    .sort();
+}
+
+/** What vitest would run, as "project: path" lines, with `env` added to this environment. */
+function listed(env: Record<string, string | undefined>): string[] {
+  const result = spawnSync(process.execPath, [vitest, 'list', '--filesOnly', '--json'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
+  expect(result.status, result.stderr).toBe(0);
+  const files = JSON.parse(result.stdout) as { file: string; projectName: string }[];
+  return files.map(({ file, projectName }) => `${projectName}: ${relative(root, file)}`).sort();
+}
+
+const packages = ['domain', 'adapters-http', 'adapters-mongo', 'app'];
+const inPackage = (name: string) => testFilesIn(`packages/${name}/src`).map((path) => `${name}: ${path}`);
+const ofTests = (...folders: string[]) => folders.flatMap((folder) => testFilesIn(`tests/${folder}`));
+const socketSuites = ofTests('http-api', 'hardening');
+
+// Each test starts vitest itself, which loads every project's config: seconds, more on a busy machine.
+describe('the test files each Node.js line runs', { timeout: 60_000 }, () => {
+  it('on the workspace’s runtime: every one, and the socket suites once more with the fast path off', () => {
+    const files = listed({ NODE_LINE_SUITES: undefined });
+    expect(files).toEqual(
+      [
+        ...packages.flatMap(inPackage),
+        ...testFilesIn('tests').map((path) => `tests: ${path}`),
+        ...testFilesIn('bench').map((path) => `bench: ${path}`),
+        ...socketSuites.map((path) => `tests, fast path off: ${path}`),
+      ].sort(),
+    );
+  });
+
+  it('on the older lines (NODE_LINE_SUITES=1): every package’s, the socket suites on the memory store, the processes (clusters on MongoDB) and the packed packages, once', () => {
+    const files = listed({ NODE_LINE_SUITES: '1' });
+    const memoryOnly = (path: string) => !path.endsWith('.integration.test.ts');
+    const fromTests = [
+      ...ofTests('hardening').filter(memoryOnly),
+      'tests/http-api/memory-store.test.ts',
+      'tests/http-api/password-hashing.test.ts',
+      ...ofTests('processes').filter((path) => memoryOnly(path) || /\/cluster[^/]*\.integration\.test\.ts$/.test(path)),
+      ...ofTests('packages'),
+    ];
+    expect(fromTests.length).toBeGreaterThan(20);
+    expect(files).toEqual([...packages.flatMap(inPackage), ...fromTests.map((path) => `tests: ${path}`)].sort());
+    // What cannot differ between Node.js lines stays on the runtime's: CI's scripts, the OpenAPI
+    // document and /docs, the link pages, the README's examples, the bench's checks, and the
+    // MongoDB variants of the socket suites (the driver's part is adapters-mongo's own tests).
+    for (const folder of ['tests/ci/', 'tests/docs/', 'tests/pages/', 'tests/examples/', 'bench/']) {
+      expect(files.filter((line) => line.includes(` ${folder}`))).toEqual([]);
+    }
+    expect(files).not.toContain('tests: tests/http-api/mongodb.integration.test.ts');
+  });
+});
