@@ -2,7 +2,7 @@
 // `node:http` servers: if a Node release changes one of them, a test here fails.
 import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { detachParser, responseInFlight, stopReading } from './node-internals.js';
 
 let server: Server | undefined;
@@ -137,12 +137,44 @@ describe("what the serving layer relies on in Node's HTTP server", () => {
     });
     const client = await rawClient(port);
     client.socket.write('GET /held HTTP/1.1\r\nHost: x\r\n\r\n');
+    // Nothing comes of it while held: a run of event-loop turns with the bytes there to read.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(requests).toEqual([]);
     held = false;
     accepted?.resume();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await vi.waitFor(() => expect(requests).toEqual(['/held']), { timeout: 5_000 });
     client.socket.destroy();
-    expect(requests).toEqual(['/held']);
+  });
+
+  it("6. fetch's Headers conversion calls an iterable's iterator through its bind, and takes Node's own Headers as spelled", async () => {
+    const bound: unknown[] = [];
+    const entries = function* (this: unknown) {
+      yield ['X-Iterated', 'v'] as [string, string];
+    };
+    // The converter finds `bind` where a function finds it: on the function, then Function.prototype.
+    Object.defineProperty(entries, 'bind', {
+      value(thisArg: unknown) {
+        bound.push(thisArg);
+        return Function.prototype.bind.call(entries, thisArg);
+      },
+    });
+    const init = { [Symbol.iterator]: entries };
+    expect([...new Headers(init as unknown as ConstructorParameters<typeof Headers>[0])]).toEqual([['x-iterated', 'v']]);
+    expect(bound).toEqual([init]);
+
+    const received = latch<string>();
+    const port = await listening(createServer());
+    server?.on('connection', (socket: Socket) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        if (text.includes('\r\n\r\n')) {
+          received.open(text);
+          socket.end('HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n');
+        }
+      });
+    });
+    await fetch(`http://127.0.0.1:${port}/`, { headers: new Headers({ 'X-Custom-Case': 'v' }) });
+    expect(await received.promise).toContain('\r\nX-Custom-Case: v\r\n');
   });
 });
