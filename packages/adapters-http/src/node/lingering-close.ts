@@ -1,7 +1,7 @@
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { answerWaiting, answerWritten, releaseHolds } from './backpressure.js';
+import { answerTaken, answerWaiting, answerWritten, releaseHolds } from './backpressure.js';
 import { detachParser, responseInFlight } from './node-internals.js';
 import { continueWasSent, dropRequestBody, sendPendingContinue } from './request-body.js';
 
@@ -132,7 +132,8 @@ export class ClosingConnections {
  * (request-body.ts, `sendPendingContinue`). An answer that follows a `100 Continue` goes out after
  * it, in whatever pieces its body is written. An answer ended while an earlier one on the connection
  * is still being prepared waits for it, and the connection is not read meanwhile (backpressure.ts).
- * `answered` hears of every answer written in full, with its connection.
+ * `answered` hears of every answer written in full, with its connection; then the requests that
+ * waited for room among the answers not taken run (backpressure.ts).
  */
 export function lingeringResponses(connections: ClosingConnections, answered: (socket: Socket) => void): typeof ServerResponse {
   return class LingeringServerResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
@@ -159,6 +160,7 @@ export function lingeringResponses(connections: ClosingConnections, answered: (s
     override detachSocket(socket: Socket): void {
       super.detachSocket(socket);
       answered(socket);
+      answerTaken(socket, this);
     }
 
     override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {

@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readBodyAtMost } from '../request/request-facts.js';
+import { UNTAKEN_ANSWERS_MAX } from './backpressure.js';
 import { serveNode, type FetchApp, type NodeServer } from './serve-node.js';
 
 /** A promise and the function that resolves it: a latch between the server's handlers and the test. */
@@ -260,6 +261,45 @@ describe('serveNode: a connection holds what its client has not let it pass on',
     held.release('big');
     await vi.waitFor(() => expect(client.answers()).toHaveLength(2));
     expect(client.answers().map(({ body: text }) => text)).toEqual([`{"name":"big","bytes":${body.length}}`, '{"name":"later"}']);
+  });
+
+  it(`runs at most ${UNTAKEN_ANSWERS_MAX} pipelined requests whose answers are not taken; the rest run, in order, as answers go out`, async () => {
+    const held = heldApp();
+    const { url } = await serve(held.app);
+    const client = await rawConnection(url);
+    const names = ['slow', 'a', 'b', 'c', 'd', 'e', 'f'];
+    client.send('/held/slow', ...names.slice(1).map((name) => `/seen/${name}`));
+    await vi.waitFor(() => expect(held.started).toEqual(new Set(names.slice(0, UNTAKEN_ANSWERS_MAX))));
+    // Parsed, and waiting: a few turns of the event loop run none of them.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(held.started.size).toBe(UNTAKEN_ANSWERS_MAX);
+    held.release('slow');
+    await vi.waitFor(() => expect(client.answers()).toHaveLength(names.length));
+    expect(client.answers().map(({ body }) => body)).toEqual(names.map((name) => `{"name":"${name}"}`));
+  });
+
+  it('resets a connection whose client takes none of its answers for the request timeout', async () => {
+    const big = 'x'.repeat(1024 * 1024);
+    const app = new Hono().get('/big', (c) => c.text(big));
+    const served = await serveNode(app, { host: '127.0.0.1', port: 0, lastRequestsMs: 0, timeouts: { headersMs: 500, requestMs: 500, checkIntervalMs: 100 } });
+    const socket = connect(served.port, '127.0.0.1');
+    try {
+      const closed = new Promise<string>((resolve) => {
+        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+        socket.once('close', () => resolve('close'));
+      });
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.pause();
+      // 16 MiB of answers, more than the kernel's buffers take from a client that reads nothing.
+      socket.write('GET /big HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(16));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      socket.resume();
+      socket.on('data', () => undefined);
+      expect(await closed).toBe('ECONNRESET');
+    } finally {
+      socket.destroy();
+      await served.close();
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { SECURITY_HEADERS } from '../response/security-headers.js';
 import { MAX_BODY_BYTES } from '../body-limit.js';
+import { cutStalledAnswers, inTurn } from './backpressure.js';
 import { answerClientErrorsWithJson, answerConnectWithJson, answerWithJson, requestErrorResponse } from './client-error-response.js';
 import { ConnectionBudget } from './connection-budget.js';
 import { directAnswers, type DirectAnswers } from './direct-answers.js';
@@ -199,6 +200,8 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
   server.on('checkExpectation', requestGate(connections, budget, draining, (_request, response) => answerWithJson(response, 'ExpectationFailed', SECURITY_HEADERS)));
   answerConnectWithJson(server, connections, SECURITY_HEADERS);
   answerClientErrorsWithJson(server, connections, SECURITY_HEADERS);
+  // A client that takes none of its answers gets as long as it had to send a request.
+  const stopCutting = cutStalledAnswers(open, timeouts.requestMs, timeouts.checkIntervalMs);
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -209,6 +212,7 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
       });
     });
   } catch (error) {
+    stopCutting();
     release();
     throw error;
   }
@@ -230,7 +234,10 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     close: () => {
       drain();
       const bounds = { graceMs: options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, lastRequestsMs: options.lastRequestsMs ?? LAST_REQUESTS_MS };
-      return (closing ??= stop(server, accepted, bounds, options.onCut).finally(release));
+      return (closing ??= stop(server, accepted, bounds, options.onCut).finally(() => {
+        stopCutting();
+        release();
+      }));
     },
   };
 }
@@ -297,18 +304,15 @@ function closeAfter(connections: ClosingConnections, response: ServerResponse): 
 /**
  * `listener`, for the requests that may run: none after an answer that closes the connection
  * (RFC 9112 §9.6), and none without `Host` in HTTP/1.1 (RFC 9112 §3.2), which is answered 400.
- * While the server drains, every request's answer closes its connection. Each request that runs
- * tells the connection budget that its connection is busy again.
+ * A request runs in its turn: when its connection has room among the answers its client has not
+ * taken (backpressure.ts), else once it has. While the server drains, every request's answer
+ * closes its connection. Each request that runs tells the connection budget that its connection
+ * is busy again.
  */
 function requestGate(connections: ClosingConnections, budget: ConnectionBudget, draining: { readonly now: boolean }, listener: Listener): Listener {
-  return (request, response) => {
+  const run: Listener = (request, response) => {
     const { socket } = request;
-    if (connections.closing(socket)) {
-      // Parsed before the parser stopped; it is neither run nor answered, and the parser stops now.
-      dropRequestBody(request);
-      connections.stopParsing(socket);
-      return;
-    }
+    if (dropAfterClose(connections, request)) return;
     budget.began(socket, request);
     lastResponses.set(socket, response);
     // The client asked to close (or spoke HTTP/1.0 without keep-alive), or the server drains:
@@ -321,6 +325,21 @@ function requestGate(connections: ClosingConnections, budget: ConnectionBudget, 
     }
     listener(request, response);
   };
+  return (request, response) => {
+    if (dropAfterClose(connections, request)) return;
+    if (inTurn(request.socket, response, () => run(request, response))) run(request, response);
+  };
+}
+
+/**
+ * Whether `request` came after an answer that closes its connection: parsed before the parser
+ * stopped, it is neither run nor answered, and the parser stops now.
+ */
+function dropAfterClose(connections: ClosingConnections, request: IncomingMessage): boolean {
+  if (!connections.closing(request.socket)) return false;
+  dropRequestBody(request);
+  connections.stopParsing(request.socket);
+  return true;
 }
 
 /**
