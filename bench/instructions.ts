@@ -16,7 +16,7 @@
 // in themselves, JIT-compiled JavaScript named through V8's perf map (the servers then run with
 // --perf-basic-prof, which changes V8's timing a little: compare such runs with each other).
 //
-//   pnpm -s build && tsx bench/instructions.ts [--endpoints post,list,me,create] [--requests 2000]
+//   pnpm -s build && tsx bench/instructions.ts [--endpoints post,revalidate,list,me,create] [--requests 2000]
 //     [--warmup 20000] [--only <regular expression of server names>] [--before <built checkout>]
 //     [--functions N]
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -67,6 +67,12 @@ const postBody = (authorId: string) => JSON.stringify({ title: 'Counted', body: 
 /** The counted endpoints, each with the request (given the state made). */
 const ENDPOINTS: Record<string, (state: State) => Endpoint> = {
   post: ({ postId }) => ({ name: 'GET /posts/:id', call: { method: 'GET', path: `/posts/${postId}` }, wrk: { script: 'get', args: [] } }),
+  // The same read revalidated: the post is still at its first version, so inkwell answers 304.
+  revalidate: ({ postId }) => ({
+    name: 'GET /posts/:id, If-None-Match: its ETag',
+    call: { method: 'GET', path: `/posts/${postId}`, headers: { 'If-None-Match': '"1"' } },
+    wrk: { script: 'get', args: [] },
+  }),
   list: () => ({ name: 'GET /posts?page=1&perPage=20', call: { method: 'GET', path: '/posts?page=1&perPage=20' }, wrk: { script: 'get', args: [] } }),
   me: ({ token }) => ({ name: 'GET /me', call: { method: 'GET', path: '/me', headers: { Authorization: `Bearer ${token}` } }, wrk: { script: 'get', args: [token] } }),
   create: ({ token, authorId }) => ({
@@ -75,6 +81,10 @@ const ENDPOINTS: Record<string, (state: State) => Endpoint> = {
     wrk: { script: 'post-json', args: [postBody(authorId), token] },
   }),
 };
+/** The status each endpoint answers (200 unless said here). */
+const EXPECTED: Record<string, number> = { create: 201, revalidate: 304 };
+/** Endpoints only inkwell serves as counted (the compared servers answer no conditional request). */
+const INKWELL_ONLY = new Set(['revalidate']);
 const endpointKeys = (values.endpoints as string).split(',');
 for (const key of endpointKeys) if (!ENDPOINTS[key]) throw new Error(`unknown endpoint ${key}: use ${Object.keys(ENDPOINTS).join(', ')}`);
 
@@ -119,7 +129,7 @@ async function count(variant: Variant, key: string, baselineState: State): Promi
   try {
     endpoint = (ENDPOINTS[key] as (state: State) => Endpoint)(variant.isInkwell ? await prepare(server.url) : baselineState);
     const call = (): Call => endpoint.call;
-    const expected = endpoint.call.method === 'POST' ? 201 : 200;
+    const expected = EXPECTED[key] ?? 200;
     await sendMany(server.url, WARMUP, 8, call, expected);
     callgrindControl(server.pid, '-i', 'on');
     await sendMany(server.url, REQUESTS, 8, call, expected);
@@ -166,7 +176,9 @@ const variants: Variant[] = [
 ].filter((variant) => !only || only.test(variant.name));
 
 const counts: Count[] = [];
-for (const key of endpointKeys) for (const variant of variants) counts.push(await count(variant, key, baselineState));
+for (const key of endpointKeys) {
+  for (const variant of variants) if (variant.isInkwell || !INKWELL_ONLY.has(key)) counts.push(await count(variant, key, baselineState));
+}
 
 // Speeds as the targets read them: another server's count ÷ this one's (0.8: this one does 1.25 times the work).
 console.log('\n| Endpoint | Server | Instructions per request (main thread) | speed ÷ bare Hono | speed ÷ baseline |\n|---|---|---:|---:|---:|');

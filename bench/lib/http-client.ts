@@ -39,12 +39,12 @@ export function send(baseUrl: string, call: Call, agent: Agent = keepAlive): Pro
   });
 }
 
-/** `send`, failing unless the status is `expected`; returns the parsed JSON body. */
+/** `send`, failing unless the status is `expected`; returns the parsed JSON body (undefined for none, as a 304 has). */
 export async function sendExpecting<T>(baseUrl: string, call: Call, expected: number): Promise<T> {
   const reply = await send(baseUrl, call);
   if (reply.status !== expected)
     throw new Error(`${call.method} ${call.path}: expected ${expected}, got ${reply.status}: ${reply.text.slice(0, 300)}`);
-  return JSON.parse(reply.text) as T;
+  return (reply.text === '' ? undefined : JSON.parse(reply.text)) as T;
 }
 
 /** Runs `count` calls, `concurrency` at a time, over keep-alive connections. */

@@ -14,7 +14,7 @@ import { pinoHttp } from 'pino-http';
 import { z } from 'zod';
 import { datasetFromArguments, listenAddress } from './dataset.js';
 import { SECURITY_HEADERS } from './security-headers.js';
-import { createStore, pagination, publicUser, requestIdFor } from './store.js';
+import { createStore, entityTag, pagination, publicUser, requestIdFor } from './store.js';
 
 const dataset = datasetFromArguments();
 const store = createStore(dataset);
@@ -49,9 +49,10 @@ app.get('/health', (_req, res) => {
 });
 
 app.get('/posts/:id', (req, res) => {
-  const post = store.findPost(req.params.id);
-  if (!post) return void res.status(404).json({ error: 'Post not found' });
-  res.json({ post });
+  res.set('Cache-Control', 'no-cache');
+  const found = store.findPost(req.params.id);
+  if (!found) return void res.status(404).json({ error: 'Post not found' });
+  res.set('ETag', entityTag(found.version)).json({ post: found.post });
 });
 
 const listQuery = z.object({
@@ -97,7 +98,8 @@ app.post('/posts', (req, res) => {
   const input = newPost.safeParse(req.body);
   if (!input.success) return validationFailed(res, input.error);
   const now = Date.now();
-  res.status(201).json({ post: store.insertPost({ ...input.data, createdAt: now, updatedAt: now }) });
+  const { post, version } = store.insertPost({ ...input.data, createdAt: now, updatedAt: now });
+  res.status(201).set('Cache-Control', 'no-cache').set('ETag', entityTag(version)).json({ post });
 });
 
 app.use((_req, res) => {

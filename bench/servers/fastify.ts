@@ -10,7 +10,7 @@ import helmet from '@fastify/helmet';
 import jwt from '@fastify/jwt';
 import Fastify, { LogController, type FastifyError, type FastifyRequest, type FastifyReply, type FastifySchemaValidationError } from 'fastify';
 import { datasetFromArguments, listenAddress } from './dataset.js';
-import { createStore, pagination, publicUser, requestIdFor } from './store.js';
+import { createStore, entityTag, pagination, publicUser, requestIdFor } from './store.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 const dataset = datasetFromArguments();
@@ -64,9 +64,10 @@ const onePost = { type: 'object', properties: { post } } as const;
 app.get('/health', async () => ({ status: 'ok' }));
 
 app.get<{ Params: { id: string } }>('/posts/:id', { schema: { response: { 200: onePost } } }, async (request, reply) => {
+  void reply.header('Cache-Control', 'no-cache');
   const found = store.findPost(request.params.id);
   if (!found) return reply.code(404).send({ error: 'Post not found' });
-  return { post: found };
+  return reply.header('ETag', entityTag(found.version)).send({ post: found.post });
 });
 
 app.get<{ Querystring: { page: number; perPage: number } }>(
@@ -149,7 +150,8 @@ app.post<{ Body: { title: string; body: string; authorId: string; published: boo
   async (request, reply) => {
     const { title, body, authorId, published } = request.body;
     const now = Date.now();
-    return reply.code(201).send({ post: store.insertPost({ title, body, authorId, published, createdAt: now, updatedAt: now }) });
+    const { post, version } = store.insertPost({ title, body, authorId, published, createdAt: now, updatedAt: now });
+    return reply.code(201).header('Cache-Control', 'no-cache').header('ETag', entityTag(version)).send({ post });
   },
 );
 

@@ -6,7 +6,7 @@
 // everything a team chooses is taken away.
 import { jwtVerify } from 'jose';
 import type { Dataset } from './dataset.js';
-import { pagination, publicUser, type PostStore } from './store.js';
+import { entityTag, pagination, publicUser, type PostStore, type StoredPost } from './store.js';
 
 /** One answer: its status, its JSON text, and the headers it carries besides those of every answer. */
 export interface Answer {
@@ -25,7 +25,11 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 const BEARER = 'Bearer realm="inkwell"';
 const missingAuthorization = failure(401, 'Missing authorization header', { ...NO_STORE, 'WWW-Authenticate': BEARER });
 const refusedToken = (error: string) => failure(401, error, { ...NO_STORE, 'WWW-Authenticate': `${BEARER}, error="invalid_token"` });
-const postNotFound = failure(404, 'Post not found');
+/** What every answer about one post says of caching, refusals included: revalidate before reuse. */
+const NO_CACHE = { 'Cache-Control': 'no-cache' };
+const postNotFound = failure(404, 'Post not found', NO_CACHE);
+/** An answer that carries one post, with its version's `ETag`. */
+const onePost = (status: number, { post, version }: StoredPost): Answer => ({ status, json: JSON.stringify({ post }), headers: { ...NO_CACHE, ETag: entityTag(version) } });
 
 /** The endpoints over `store`, verifying tokens with the dataset's secret. */
 export async function plainWork(store: PostStore, dataset: Dataset) {
@@ -34,8 +38,8 @@ export async function plainWork(store: PostStore, dataset: Dataset) {
   return {
     /** `GET /posts/:id`. */
     getPost(id: string): Answer {
-      const post = store.findPost(id);
-      return post ? { status: 200, json: JSON.stringify({ post }) } : postNotFound;
+      const found = store.findPost(id);
+      return found ? onePost(200, found) : postNotFound;
     },
 
     /** `GET /posts?page=&perPage=`: the query's values as sent (undefined when absent). */
@@ -68,25 +72,24 @@ export async function plainWork(store: PostStore, dataset: Dataset) {
 
     /** `POST /posts`: the Content-Type as sent and the whole body (undefined when it was over the limit). */
     createPost(contentType: string | undefined, text: string | undefined): Answer {
-      if (!isJson(contentType)) return failure(415, 'Content-Type must be application/json', { 'Accept-Encoding': 'identity' });
-      if (text === undefined) return failure(413, 'Request body too large');
+      if (!isJson(contentType)) return failure(415, 'Content-Type must be application/json', { ...NO_CACHE, 'Accept-Encoding': 'identity' });
+      if (text === undefined) return failure(413, 'Request body too large', NO_CACHE);
       let input: unknown;
       try {
         input = JSON.parse(text);
       } catch {
-        return failure(400, 'Invalid JSON body');
+        return failure(400, 'Invalid JSON body', NO_CACHE);
       }
-      if (typeof input !== 'object' || input === null || Array.isArray(input)) return failure(400, 'Invalid JSON body');
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) return failure(400, 'Invalid JSON body', NO_CACHE);
       const { title, body, authorId, published = false } = input as Record<string, unknown>;
       const issues: Array<{ path: string; message: string }> = [];
       checkString('title', title, 200, issues);
       checkString('body', body, Infinity, issues);
       checkString('authorId', authorId, Infinity, issues);
       if (typeof published !== 'boolean') issues.push({ path: 'published', message: 'must be a boolean' });
-      if (issues.length > 0) return validationFailed(issues);
+      if (issues.length > 0) return { ...validationFailed(issues), headers: NO_CACHE };
       const now = Date.now();
-      const post = store.insertPost({ title: title as string, body: body as string, authorId: authorId as string, published: published as boolean, createdAt: now, updatedAt: now });
-      return { status: 201, json: JSON.stringify({ post }) };
+      return onePost(201, store.insertPost({ title: title as string, body: body as string, authorId: authorId as string, published: published as boolean, createdAt: now, updatedAt: now }));
     },
   };
 }

@@ -4,6 +4,15 @@ import type { Dataset, Post, Session, User } from './dataset.js';
 /** A new post as a request gives it; the store assigns the id. */
 export type NewPost = Omit<Post, 'id'>;
 
+/** A post with its version (1 when stored), as inkwell answers a read or a create. */
+export interface StoredPost {
+  readonly post: Post;
+  readonly version: number;
+}
+
+/** The `ETag` of a post at `version`, as inkwell writes it. */
+export const entityTag = (version: number) => `"${version}"`;
+
 /** An account found with the session a token names (null when that session is not live). */
 export interface UserWithSession {
   readonly user: User;
@@ -15,15 +24,15 @@ export interface UserWithSession {
  * holds them, so a write or a read costs each server what it costs inkwell's store: frozen posts
  * in a map by id, beside two kinds of list sorted oldest first (the published posts, and each
  * author's posts, drafts included), so a page newest first is a slice from the end; accounts in a
- * map by id with their sessions. Ids are 24 hex digits, a random prefix and a counter. Written
+ * map by id with their sessions. The map by id holds each post with its version, as inkwell's does. Ids are 24 hex digits, a random prefix and a counter. Written
  * apart from the memory store on purpose, the same binary search included: a compared server runs
  * none of inkwell's code.
  */
 export interface PostStore {
-  findPost(id: string): Post | undefined;
+  findPost(id: string): StoredPost | undefined;
   /** Newest first: skips `offset`, at most `limit`, with the total. */
   listPublished(offset: number, limit: number): { posts: Post[]; total: number };
-  insertPost(post: NewPost): Post;
+  insertPost(post: NewPost): StoredPost;
   findUserWithSession(userId: string, sessionId: string, now: number): UserWithSession | null;
   /** How many posts the store holds, drafts included. */
   readonly postCount: number;
@@ -67,7 +76,7 @@ function sortedPosts() {
 
 /** A store holding what `dataset` holds. */
 export function createStore(dataset: Dataset): PostStore {
-  const byId = new Map<string, Post>();
+  const byId = new Map<string, StoredPost>();
   const published = sortedPosts();
   const byAuthor = new Map<string, ReturnType<typeof sortedPosts>>();
   const accounts = new Map<string, { user: User; sessions: Session[] }>();
@@ -75,12 +84,13 @@ export function createStore(dataset: Dataset): PostStore {
   let last = 0;
 
   const add = (post: Post) => {
-    byId.set(post.id, post);
+    const stored = Object.freeze({ post, version: 1 });
+    byId.set(post.id, stored);
     let own = byAuthor.get(post.authorId);
     if (!own) byAuthor.set(post.authorId, (own = sortedPosts()));
     own.add(post);
     if (post.published) published.add(post);
-    return post;
+    return stored;
   };
   for (const post of dataset.posts) add(Object.freeze({ ...post }));
   for (const { user, sessions } of dataset.accounts) accounts.set(user.id, { user: Object.freeze({ ...user }), sessions: [...sessions] });

@@ -2,9 +2,9 @@
 // operation, must validate against the document the app serves. A response shape that changes
 // without the document (or a status the document does not list) fails here. It runs once per
 // posts access mode, since each mode serves its own document.
-import { domainFailures, type OpenApiDocument } from '@inkwell/adapters-http';
+import { domainFailures, httpFailures, type HttpFailure, type OpenApiDocument } from '@inkwell/adapters-http';
 import { DomainError, POST_ACCESS_MODES, type DomainErrorCode, type PasswordHasher, type Post, type PostPage } from '@inkwell/domain';
-import { fakePasswordHasher, manualClock, recordingMailSender } from '@inkwell/domain/testing';
+import { crossing, fakePasswordHasher, holdNextCall, manualClock, recordingMailSender } from '@inkwell/domain/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readConfig, createInkwell, type Inkwell, openStore } from '@inkwell/app';
 import { GONE_USER_ID, issueToken } from '../support/tokens.js';
@@ -43,9 +43,16 @@ const boom = () => new Error('driver exploded: secret details');
 const unavailable = () => new DomainError('StoreUnavailable');
 const bearer = (token: string): HeaderMap => ({ authorization: `Bearer ${token}` });
 const failure = (code: DomainErrorCode) => ({ error: domainFailures[code].error });
+const httpFailure = (name: HttpFailure) => ({ error: httpFailures[name].error });
 
 
-describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with POSTS_ACCESS=%s', (mode) => {
+/** The servers whose documents differ: each posts access mode, and open posts whose writes must be conditional. */
+const SERVERS = [
+  ...POST_ACCESS_MODES.map((mode) => ({ mode, requirePrecondition: false })),
+  { mode: 'open' as const, requirePrecondition: true },
+];
+
+describe.each(SERVERS)('the OpenAPI document against the real app with POSTS_ACCESS=$mode, POSTS_REQUIRE_PRECONDITION=$requirePrecondition', ({ mode, requirePrecondition }) => {
   const owner = mode === 'owner';
   let inkwell: Inkwell;
   let faults: StoreFaults;
@@ -60,9 +67,19 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
   const hasher = refusableHasher();
   const clock = manualClock();
 
-  /** Sends a request to the app and checks the answer against the document; returns the parsed body. */
+  /**
+   * Sends a request to the app and checks the answer against the document; returns the parsed
+   * body. Where writes must be conditional, a change or deletion of a post that names no
+   * condition is sent with `If-Match: *`, so the tests below reach what lies past the condition.
+   */
   async function call(method: string, path: string, init: RequestInit = {}): Promise<unknown> {
-    return checker.check(method, path, await inkwell.app.request(path, { method, ...init }));
+    return checker.check(method, path, await inkwell.app.request(path, { method, ...withCondition(method, path, init) }));
+  }
+  function withCondition(method: string, path: string, init: RequestInit): RequestInit {
+    const headers = new Headers(init.headers);
+    if (!requirePrecondition || !['PATCH', 'DELETE'].includes(method) || !path.startsWith('/posts/') || headers.has('if-match')) return init;
+    headers.set('if-match', '*');
+    return { ...init, headers };
   }
   const send = (method: string, path: string, body: unknown, headers: HeaderMap = {}) =>
     call(method, path, { headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) });
@@ -93,6 +110,11 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     ];
     expect(answers).toEqual([failure('MissingAuthorization'), failure('InvalidToken'), failure('UserNoLongerExists')]);
   }
+  /** A change or deletion of a post sent as it is, without the `If-Match: *` `call` adds where conditions are required. */
+  async function unconditional(method: 'PATCH' | 'DELETE', id: string, body?: string): Promise<unknown> {
+    const headers = { ...author.headers, ...(body === undefined ? {} : JSON_HEADERS) };
+    return checker.check(method, `/posts/${id}`, await inkwell.app.request(`/posts/${id}`, { method, headers, ...(body === undefined ? {} : { body }) }));
+  }
   /** A new post's body as the mode takes it: the open contract names the author, an owner is the caller. */
   const newPost = (fields: { title: string; body: string; published?: boolean }) => (owner ? fields : { ...fields, authorId: 'a' });
   async function createdPost(published = true): Promise<Post> {
@@ -119,6 +141,7 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
       LOGIN_MAX_FAILURES_PER_EMAIL: '2',
       POST_WRITES_MAX_PER_ADDRESS: '2',
       POSTS_ACCESS: mode,
+      POSTS_REQUIRE_PRECONDITION: requirePrecondition ? 'on' : 'off',
     });
     const wrapped = withFaults(await openStore(config));
     faults = wrapped.faults;
@@ -351,7 +374,7 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     return response;
   };
 
-  it('POST /posts: 201, 400, 413, 415, 429, 500, 503', async () => {
+  it('POST /posts: 201 (and replayed), 400 (and replayed, and a bad key), 409, 413, 415, 422, 429, 500, 503', async () => {
     await pastTheWriteBudget('203.0.113.40', (headers) =>
       answer('POST', '/posts', { headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(newPost({ title: 'Budget', body: 'b' })) }),
     );
@@ -359,21 +382,36 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     await send('POST', '/posts', { title: '', published: 'yes' }, author.headers);
     await badBodies('POST', '/posts', author.headers);
     await storeFailures('posts.insert', () => send('POST', '/posts', newPost({ title: 't', body: 'b' }), author.headers));
+    const keyed = (key: string, body: unknown) => send('POST', '/posts', body, { ...author.headers, 'idempotency-key': key });
+    for (let i = 0; i < 2; i++) await keyed('conformance', newPost({ title: 'Once', body: 'b' }));
+    for (let i = 0; i < 2; i++) await keyed('conformance-invalid', { title: '' });
+    expect(await keyed('conformance', newPost({ title: 'Another', body: 'b' }))).toEqual(failure('IdempotencyKeyReused'));
+    expect(await send('POST', '/posts', newPost({ title: 'x', body: 'b' }), { ...author.headers, 'idempotency-key': 'a b' })).toEqual(httpFailure('InvalidIdempotencyKey'));
+    let during: unknown;
+    await crossing(holdNextCall(inkwell.store.posts, 'insertAs'), () => keyed('running', newPost({ title: 'Slow', body: 'b' })), async () => {
+      during = await keyed('running', newPost({ title: 'Slow', body: 'b' }));
+    });
+    expect(during).toEqual(failure('IdempotencyKeyInProgress'));
+    await storeFailures('keys.reserve', () => keyed('store-down', newPost({ title: 't', body: 'b' })));
   });
 
-  it('GET /posts/{id}: 200, 404, 500, 503', async () => {
+  it('GET /posts/{id}: 200, 304, 404, 500, 503', async () => {
     const post = await createdPost();
     await call('GET', `/posts/${post.id}`);
+    expect(await call('GET', `/posts/${post.id}`, { headers: { 'if-none-match': '"1"' } })).toBeUndefined();
     await call('GET', '/posts/nope');
     await storeFailures('posts.findById', () => call('GET', `/posts/${post.id}`));
   });
 
-  it('PATCH /posts/{id}: 200, 400, 404, 413, 415, 429, 500, 503', async () => {
+  it(`PATCH /posts/{id}: 200, 400 (body, If-Match), 404, 412, 413, 415, 429, 500, 503${requirePrecondition ? ', 428' : ''}`, async () => {
     const post = await createdPost();
+    await send('PATCH', `/posts/${post.id}`, { title: 'Edited', published: false }, { ...author.headers, 'if-match': '"1"' });
+    expect(await send('PATCH', `/posts/${post.id}`, { title: 'Stale' }, { ...author.headers, 'if-match': '"1"' })).toEqual(failure('PreconditionFailed'));
+    expect(await send('PATCH', `/posts/${post.id}`, { title: 'x' }, { ...author.headers, 'if-match': 'not a tag' })).toEqual(httpFailure('InvalidIfMatch'));
+    if (requirePrecondition) expect(await unconditional('PATCH', post.id, JSON.stringify({ title: 'x' }))).toEqual(failure('PreconditionRequired'));
     await pastTheWriteBudget('203.0.113.41', (headers) =>
-      answer('PATCH', `/posts/${post.id}`, { headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify({ title: 'Budget' }) }),
+      answer('PATCH', `/posts/${post.id}`, { headers: { ...JSON_HEADERS, ...headers, 'if-match': '*' }, body: JSON.stringify({ title: 'Budget' }) }),
     );
-    await send('PATCH', `/posts/${post.id}`, { title: 'Edited', published: false }, author.headers);
     await send('PATCH', `/posts/${post.id}`, {}, author.headers);
     await send('PATCH', `/posts/${post.id}`, { title: '', published: 'true' }, author.headers);
     await send('PATCH', '/posts/nope', { title: 'x' }, author.headers);
@@ -381,10 +419,13 @@ describe.each(POST_ACCESS_MODES)('the OpenAPI document against the real app with
     await storeFailures('posts.update', () => send('PATCH', `/posts/${post.id}`, { title: 'x' }, author.headers));
   });
 
-  it('DELETE /posts/{id}: 204, 404, 429, 500, 503', async () => {
+  it(`DELETE /posts/{id}: 204, 400, 404, 412, 429, 500, 503${requirePrecondition ? ', 428' : ''}`, async () => {
     const budget = [await createdPost(), await createdPost(), await createdPost()];
-    await pastTheWriteBudget('203.0.113.42', (headers) => answer('DELETE', `/posts/${(budget.shift() as Post).id}`, { headers }));
+    await pastTheWriteBudget('203.0.113.42', (headers) => answer('DELETE', `/posts/${(budget.shift() as Post).id}`, { headers: { ...headers, 'if-match': '*' } }));
     const post = await createdPost();
+    expect(await call('DELETE', `/posts/${post.id}`, { headers: { ...author.headers, 'if-match': '"2"' } })).toEqual(failure('PreconditionFailed'));
+    expect(await call('DELETE', `/posts/${post.id}`, { headers: { ...author.headers, 'if-match': '"1' } })).toEqual(httpFailure('InvalidIfMatch'));
+    if (requirePrecondition) expect(await unconditional('DELETE', post.id)).toEqual(failure('PreconditionRequired'));
     await call('DELETE', `/posts/${post.id}`, { headers: author.headers });
     await call('DELETE', `/posts/${post.id}`, { headers: author.headers });
     const another = await createdPost();

@@ -21,9 +21,9 @@ try {
   const again = await logIn(deps, { body: async () => ({ email: 'grace@example.com', password: 'cobol forever' }) });
   console.log(`${again.user.name} read back from MongoDB: ${again.user.id === user.id}`);
 
-  const { id } = await createPost(deps, { body: async () => ({ title: 'Hello', body: 'Stored in MongoDB', authorId: user.id, published: true }) });
-  const post = await getPost(deps, { postId: id });
-  console.log(post.title, post.published, post.authorId === user.id);
+  const created = await createPost(deps, { body: async () => ({ title: 'Hello', body: 'Stored in MongoDB', authorId: user.id, published: true }) });
+  const { post, version } = await getPost(deps, { postId: created.post.id });
+  console.log(post.title, post.published, post.authorId === user.id, version);
 } finally {
   await mongo.close();
 }

@@ -1,6 +1,6 @@
 // The README's walk-throughs, run as a reader runs them: each shell block pasted into bash, in
-// order, against a started server (open mode for "Endpoints" and "Sessions", owner mode for
-// "Owned posts"). bash runs them with -u, so a variable a block uses before setting it fails here;
+// order, against a started server (open mode for "Endpoints", "Sessions" and "Safe writes",
+// owner mode for "Owned posts"). bash runs them with -u, so a variable a block uses before setting it fails here;
 // they need curl and jq, as the README says, and the test is skipped with one line without them.
 // The reset walk-through ends in the browser: Chromium opens the mailed link, as the reader does.
 import { memoryStore } from '@inkwell/app';
@@ -135,6 +135,18 @@ describe.skipIf(missing.length > 0)("the README's walk-throughs, pasted into bas
     }
     const signedIn = await runWalkthrough(blocks[1] as string, server);
     expect(signedIn).toMatch(/^\{"id":"[0-9a-f]+","email":"bob@example.com","name":"Bob"\}\n\{"account":\{"id":"[0-9a-f]+","email":"bob@example.com","name":"Bob","emailVerified":true,"createdAt":\d+,"updatedAt":\d+\}\}/);
+  });
+
+  it('Safe writes: a retried create stores one post and says it was replayed; of two editors on one version, the second gets 412', async () => {
+    const store = memoryStore();
+    server = await startInkwell({ in: 'process', store, clock: passingClock() });
+    const blocks = shellBlocks('Safe writes');
+    expect(blocks).toHaveLength(1);
+    const printed = await runWalkthrough(blocks[0] as string, server);
+    expectInOrder(printed, [/^idempotent-replayed: true\r?\n/im, /\{"post":\{[^}]*"title":"Minutes","body":"By Ada"/, '{"error":"Precondition failed"}']);
+    expect(printed).not.toContain('By Bob');
+    const { posts } = await store.posts.listByAuthor('ada', 0, 10);
+    expect(posts.map((post) => post.body)).toEqual(['By Ada']);
   });
 
   it('Owned posts: a draft of the caller is listed at /me/posts, then published', async () => {

@@ -1,4 +1,4 @@
-import { createInkwellClient } from '@inkwell/adapters-http/client';
+import { createInkwellClient, etagOf } from '@inkwell/adapters-http/client';
 import type { Account, Post, PostPage, PublicUser } from '@inkwell/domain';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { readConfig, createLogger, startServer, type RunningServer } from '@inkwell/app';
@@ -25,7 +25,14 @@ describe('the typed client (hono/client over AppType) against a running server',
 
   it("runs the example in docs/api.md on a server whose posts have owners", { timeout: 20_000 }, async () => {
     const result = await typedClientExample(ownerServer.url);
-    expect(result).toStrictEqual({ name: 'Ada', postId: expect.any(String), mine: ['Hello', 'Draft'], titles: ['Hello'] });
+    expect(result).toStrictEqual({
+      name: 'Ada',
+      postId: expect.any(String),
+      replayed: 'true',
+      edits: [200, 412],
+      mine: ['Hello again', 'Draft'],
+      titles: ['Hello again'],
+    });
   });
 
   it("signs up, logs in, reads /me, and takes a post through its whole life", { timeout: 20_000 }, async () => {
@@ -79,6 +86,28 @@ describe('the typed client (hono/client over AppType) against a running server',
     const gone = await api.posts[':id'].$get({ param: { id: post.id } });
     expect(gone.status).toBe(404);
     expect(await gone.json()).toStrictEqual({ error: 'Post not found' });
+  });
+
+  it('sends If-None-Match, If-Match and Idempotency-Key as typed headers, and reads the ETag of each answer', { timeout: 20_000 }, async () => {
+    const api = createInkwellClient(server.url);
+    const json = { title: 'Versioned', body: 'b', authorId: 'a', published: true };
+    const created = await api.posts.$post({ json, header: { 'Idempotency-Key': 'typed-1' } });
+    const again = await api.posts.$post({ json, header: { 'Idempotency-Key': 'typed-1' } });
+    const { post } = await created.json();
+    expect([created.status, again.status, again.headers.get('idempotent-replayed'), etagOf(again)]).toEqual([201, 201, 'true', etagOf(created)]);
+
+    const first = etagOf(created) as string;
+    const unchanged = await api.posts[':id'].$get({ param: { id: post.id }, header: { 'If-None-Match': first } });
+    expect([unchanged.status, etagOf(unchanged), await unchanged.text()]).toEqual([304, first, '']);
+    const saved = await api.posts[':id'].$patch({ param: { id: post.id }, json: { title: 'Edited' }, header: { 'If-Match': first } });
+    const stale = await api.posts[':id'].$delete({ param: { id: post.id }, header: { 'If-Match': first } });
+    expect([saved.status, stale.status, etagOf(stale)]).toEqual([200, 412, etagOf(saved)]);
+    expect(etagOf(saved)).not.toBe(first);
+    const changed = await api.posts[':id'].$get({ param: { id: post.id }, header: { 'If-None-Match': first } });
+    expect([changed.status, etagOf(changed)]).toEqual([200, etagOf(saved)]);
+    expect(await api.posts.$get({ query: {} }).then(etagOf)).toBeNull();
+    // @ts-expect-error: PATCH takes no Idempotency-Key
+    void (() => api.posts[':id'].$patch({ param: { id: post.id }, json: {}, header: { 'Idempotency-Key': 'k' } }));
   });
 
   it('lists the caller\'s own posts with GET /me/posts, typed as a page of posts', { timeout: 20_000 }, async () => {

@@ -1,4 +1,4 @@
-import { PASSWORD_RESET_LINKS_KEPT, type Post, type PostAccessMode } from '@inkwell/domain';
+import { FIRST_POST_VERSION, PASSWORD_RESET_LINKS_KEPT, type Post, type PostAccessMode } from '@inkwell/domain';
 import { fakePasswordHasher, manualClock, recordingMailSender } from '@inkwell/domain/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,8 +21,8 @@ export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20_260_101);
 const TIMEOUT_MS = 60_000 + FUZZ_RUNS * 200;
 
 /**
- * Everything a store holds: each user (with its sessions) and each post as stored, `id` or `_id`
- * naming it.
+ * Everything a store holds: each user (with its sessions) and each post as stored with its
+ * version, `id` or `_id` naming it.
  */
 export interface StoredData {
   readonly users: readonly Record<string, unknown>[];
@@ -52,7 +52,14 @@ export function trackedSnapshot(store: Store): { store: Store; snapshot(): Promi
         return inserted;
       },
     },
-    posts: { ...bind(store.posts), insert: async (post) => remember(ids.posts, await store.posts.insert(post)) },
+    posts: {
+      ...bind(store.posts),
+      insert: async (post) => remember(ids.posts, await store.posts.insert(post)),
+      insertAs: async (id, post) => {
+        const inserted = await store.posts.insertAs(id, post);
+        return inserted && remember(ids.posts, inserted);
+      },
+    },
     ping: () => store.ping(),
     close: () => store.close(),
   };
@@ -70,8 +77,8 @@ export function trackedSnapshot(store: Store): { store: Store; snapshot(): Promi
         )
       ).filter((user) => user !== null),
       posts: (await Promise.all([...ids.posts].map((id) => store.posts.findById(id))))
-        .filter((post) => post !== null)
-        .map((post) => ({ ...post })),
+        .filter((found) => found !== null)
+        .map(({ post, version }) => ({ ...post, version })),
     }),
   };
 }
@@ -202,6 +209,36 @@ const authorization = fc.oneof(
   fc.constantFrom('Bearer ', 'Bearer', 'bearer x', 'Basic YTpi', 'Bearer a.b.c', 'Bearer ..', `Bearer ${'a'.repeat(4000)}`),
   fc.string({ unit: 'grapheme-ascii', maxLength: 80 }).map((text) => `Bearer ${text}`),
   fc.string({ unit: 'grapheme-ascii', maxLength: 80 }),
+);
+
+/** One character of a header value a client can send: latin-1 (as Node reads header bytes), without NUL, CR or LF. */
+const headerChar = fc
+  .integer({ min: 1, max: 255 })
+  .filter((code) => code !== 10 && code !== 13)
+  .map((code) => String.fromCharCode(code));
+const headerText = fc.string({ unit: headerChar, maxLength: 60 });
+/** Entity tags of this API's form and of others, weak and strong, and `*`. */
+const entityTagText = fc.oneof(
+  fc.nat(5).map((version) => `"${version}"`),
+  fc.nat(5).map((version) => `W/"${version}"`),
+  fc.constantFrom('*', '""', '"01"', `"${'9'.repeat(20)}"`),
+  headerText.map((text) => `"${text.replace(/"/g, '')}"`),
+);
+/** `If-Match` and `If-None-Match` values: lists of tags (OWS and empty elements included), and anything else. */
+const conditionHeader = fc.oneof(
+  { weight: 3, arbitrary: fc.array(fc.tuple(entityTagText, fc.constantFrom(',', ', ', ' ,\t', ',,')), { minLength: 1, maxLength: 6 }).map((tags) => tags.map(([tag, comma]) => `${tag}${comma}`).join('')) },
+  { weight: 1, arbitrary: headerText },
+  { weight: 1, arbitrary: fc.constantFrom('', '*', ' * ', ',', 'W/', '"', 'w/"1"', '"1""2"', `${'"1",'.repeat(2000)}"2"`) },
+);
+const idempotencyKeyHeader = fc.oneof(
+  fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 8 }),
+  headerText,
+  fc.constantFrom('same-key', 'k'.repeat(255), 'k'.repeat(256), ''),
+);
+/** The conditional and idempotency headers a request may carry, each there or not. */
+const safeWriteHeaders = fc.record(
+  { 'if-match': conditionHeader, 'if-none-match': conditionHeader, 'idempotency-key': idempotencyKeyHeader },
+  { requiredKeys: [] },
 );
 
 /** The accounts a request can claim to be, by role: the seeded posts' author, another user, and tokens that fail. */
@@ -636,6 +673,36 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
       );
     });
 
+    it('GET, PATCH, DELETE and POST with any If-Match, If-None-Match and Idempotency-Key', { timeout: TIMEOUT_MS }, async () => {
+      const ANSWERED = new Set([200, 201, 204, 304, 400, 401, 403, 404, 409, 412, 413, 415, 422]);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom('GET', 'PATCH', 'DELETE', 'POST'),
+          fc.oneof(fc.constantFrom(...targets.postIds), fc.constant(MISSING_POST_ID), pathId),
+          safeWriteHeaders,
+          fc.oneof(validPost, validOwnPost, jsonBody),
+          anyCredentials,
+          async (method, id, conditions, body, credentials) => {
+            // The seeded posts stay: deletions aim at ids that name nothing.
+            const path = method === 'POST' ? '/posts' : `/posts/${method === 'DELETE' && targets.postIds.includes(id) ? MISSING_POST_ID : id}`;
+            const before = await snapshot();
+            const res = await send(method, path, 'application/json', body, { ...headersOf(credentials), ...conditions });
+            const etag = res.headers.get('etag');
+            const answer = await read(res);
+            expectWellFormed(answer, method);
+            expect(ANSWERED, `${method} ${answer.status} ${answer.text}`).toContain(answer.status);
+            if (answer.status === 304) expect([method, answer.text, etag]).toEqual(['GET', '', expect.stringMatching(/^"\d+"$/)]);
+            if (answer.status === 412) {
+              const stored = (await snapshot()).posts.find((post) => recordId(post) === id);
+              expect(etag).toBe(`"${String(stored?.version ?? 0)}"`);
+            }
+            if (answer.status >= 300 || method === 'GET') expect(await snapshot()).toStrictEqual(before);
+          },
+        ),
+        options,
+      );
+    });
+
     it('GET /posts and /me/posts with any query string, and GET /posts/{id} with any id', { timeout: TIMEOUT_MS }, async () => {
       await fc.assert(
         fc.asyncProperty(queryString, pathId, anyCredentials, async (query, id, credentials) => {
@@ -1028,8 +1095,10 @@ export function describeFuzz(factory: FuzzStoreFactory, postsAccess: PostAccessM
           ),
           options,
         );
-        // The drafts are still there for their author, each exactly as written, byte for byte.
-        expect(JSON.stringify(await Promise.all(drafts.map((draft) => posts.findById(draft.id))))).toBe(JSON.stringify(drafts));
+        // The drafts are still there for their author, each exactly as written, byte for byte, at its first version.
+        expect(JSON.stringify(await Promise.all(drafts.map((draft) => posts.findById(draft.id))))).toBe(
+          JSON.stringify(drafts.map((post) => ({ post, version: FIRST_POST_VERSION }))),
+        );
         for (const draft of drafts) {
           const res = await inkwell.app.request(`/posts/${draft.id}`, { headers: asAuthor });
           expect(await res.json()).toStrictEqual({ post: draft });

@@ -84,7 +84,7 @@ export function describeHeadersAndLogs(factory: StoreFactory): void {
       for (const [label, res] of cases) expectSecurityHeaders(res, label);
     });
 
-    it('says Cache-Control: no-store on every answer that carries a token or an account, errors included, and only there', async () => {
+    it('says Cache-Control: no-store on every answer that carries a token or an account, errors included, no-cache on those about one post, and nothing elsewhere', async () => {
       const { server } = await start();
       const call = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, init);
       const account = { email: 'a@example.com', name: 'A', password: PASSWORD };
@@ -106,15 +106,19 @@ export function describeHeadersAndLogs(factory: StoreFactory): void {
         ['account 401 missing', await call('/me/account')],
         ['account 401 invalid', await call('/me/account', { headers: { authorization: 'Bearer nope' } })],
       ];
-      const otherAnswers: [string, Response][] = [
-        ['list 200', await call('/posts')],
+      // Answers about one post are to be revalidated, not kept blind: no-cache, errors included.
+      const postAnswers: [string, Response][] = [
         ['post 200', await call(`/posts/${post.id}`)],
         ['post 404', await call('/posts/nope')],
         ['create 400', await server.send('POST', '/posts', {})],
+      ];
+      const otherAnswers: [string, Response][] = [
+        ['list 200', await call('/posts')],
         ['health 200', await call('/health')],
       ];
       const cacheControl = (answers: [string, Response][]) => answers.map(([label, res]) => `${label}: ${res.headers.get('cache-control')}`);
       expect(cacheControl(accountAnswers)).toEqual(accountAnswers.map(([label]) => `${label}: no-store`));
+      expect(cacheControl(postAnswers)).toEqual(postAnswers.map(([label]) => `${label}: no-cache`));
       expect(cacheControl(otherAnswers)).toEqual(otherAnswers.map(([label]) => `${label}: null`));
       expect(accountAnswers.map(([label, res]) => `${label.split(' ')[0]} ${res.status}`)).toEqual(
         accountAnswers.map(([label]) => label.split(' ').slice(0, 2).join(' ')),
@@ -186,7 +190,7 @@ export function describeHeadersAndLogs(factory: StoreFactory): void {
         expect(preflight.status).toBe(204);
         expect(await preflight.text()).toBe('');
         expect(preflight.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
-        expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(['authorization', 'content-type']);
+        expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(['authorization', 'content-type', 'if-match', 'if-none-match', 'idempotency-key']);
         expect(preflight.headers.get('access-control-allow-methods')?.split(',')).toEqual(['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']);
         expect(preflight.headers.get('access-control-max-age')).toBe('600');
         expect(preflight.headers.get('vary')).toMatch(/origin/i);
@@ -194,7 +198,7 @@ export function describeHeadersAndLogs(factory: StoreFactory): void {
 
         const read = await fetch(`${server.url}/posts`, { headers: { origin: 'https://app.example.com' } });
         expect(read.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
-        expect(read.headers.get('access-control-expose-headers')).toBe('X-Request-Id,Retry-After,WWW-Authenticate');
+        expect(read.headers.get('access-control-expose-headers')).toBe('X-Request-Id,Retry-After,WWW-Authenticate,ETag,Idempotent-Replayed');
         expect(read.headers.get('vary')).toMatch(/origin/i);
 
         const signup = await server.send('POST', '/auth/signup', { email: 'c@example.com', name: 'C', password: PASSWORD }, { origin: 'https://app.example.com' });
@@ -218,6 +222,21 @@ export function describeHeadersAndLogs(factory: StoreFactory): void {
           const foreignRead = await fetch(`${server.url}/posts`, { headers: { origin } });
           expect(foreignRead.headers.get('access-control-allow-origin')).toBeNull();
         }
+      });
+      it('lets a page of an allowed origin send If-Match, If-None-Match and Idempotency-Key, and read the ETag and Idempotent-Replayed', async () => {
+        const { server } = await start({ CORS_ORIGINS: 'https://app.example.com' });
+        const origin = 'https://app.example.com';
+        for (const [method, requested] of [['PATCH', 'content-type, if-match'], ['GET', 'if-none-match'], ['POST', 'content-type, idempotency-key']] as const) {
+          const preflight = await fetch(`${server.url}/posts/x`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': requested } });
+          expect(preflight.status).toBe(204);
+          const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',');
+          for (const header of requested.split(', ')) expect(allowed).toContain(header);
+        }
+        const created = await server.send('POST', '/posts', { title: 'T', body: 'B', authorId: 'a' }, { origin, 'idempotency-key': 'cors' });
+        const replayed = await server.send('POST', '/posts', { title: 'T', body: 'B', authorId: 'a' }, { origin, 'idempotency-key': 'cors' });
+        const exposed = (replayed.headers.get('access-control-expose-headers') ?? '').split(',');
+        expect([created.status, replayed.headers.get('etag'), replayed.headers.get('idempotent-replayed')]).toEqual([201, created.headers.get('etag'), 'true']);
+        expect(exposed).toEqual(expect.arrayContaining(['ETag', 'Idempotent-Replayed']));
       });
     });
 

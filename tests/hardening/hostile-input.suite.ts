@@ -1025,6 +1025,83 @@ export function describeHostileInput(target: ServerTarget): void {
       });
     });
 
+    describe('conditional and idempotency headers', () => {
+      /** A raw request with the given header lines, and a JSON body when one is given (as latin-1 bytes: what a raw client writes). */
+      const raw = (head: string, headers: readonly string[], body = '') =>
+        Buffer.from(
+          [head, 'Host: 127.0.0.1', ...headers, ...(body === '' ? [] : ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`]), '', body].join('\r\n'),
+          'latin1',
+        );
+      const one = async (request: Buffer) => {
+        const { responses } = await rawExchange(t.port, [request], 1);
+        expect(responses).toHaveLength(1);
+        return responses[0] as RawResponse;
+      };
+      const livePost = async () => {
+        const res = await t.send('POST', '/posts', { ...aPost, published: true });
+        expect(res.status).toBe(201);
+        return { id: ((await res.json()) as { post: { id: string } }).post.id, etag: res.headers.get('etag') as string };
+      };
+      const etagOf = async (id: string) => (await fetch(`${t.url}/posts/${id}`)).headers.get('etag');
+      const body = JSON.stringify({ title: 'Hostile' });
+      const invalidIfMatch = 'If-Match must be * or a list of entity tags';
+      const invalidKey = 'Idempotency-Key must be 1 to 255 visible ASCII characters';
+
+      it('answers repeated If-Match lines as one list: a list of tags is a condition, * among tags is 400', async () => {
+        const { id, etag } = await livePost();
+        expectJsonError(await one(raw(`PATCH /posts/${id} HTTP/1.1`, ['If-Match: "77"', 'If-Match: "78"'], body)), 412, 'Precondition failed');
+        expectJsonError(await one(raw(`PATCH /posts/${id} HTTP/1.1`, ['If-Match: *', `If-Match: ${etag}`], body)), 400, invalidIfMatch);
+        const applied = await one(raw(`PATCH /posts/${id} HTTP/1.1`, ['If-Match: "77"', `If-Match: ${etag}`], body));
+        expect(applied.status).toBe(200);
+        expect(await etagOf(id)).toBe(applied.headers.etag);
+      });
+
+      it('answers a repeated Idempotency-Key 400, whatever the lines say, and stores nothing', async () => {
+        const post = JSON.stringify({ ...aPost, title: 'Twice keyed', published: true });
+        for (const lines of [['Idempotency-Key: a', 'Idempotency-Key: a'], ['Idempotency-Key: a', 'Idempotency-Key: b']]) {
+          expectJsonError(await one(raw('POST /posts HTTP/1.1', lines, post)), 400, invalidKey);
+        }
+        const { posts } = (await (await fetch(`${t.url}/posts?perPage=100`)).json()) as { posts: { title: string }[] };
+        expect(posts.filter((listed) => listed.title === 'Twice keyed')).toEqual([]);
+      });
+
+      it('answers keys of other characters 400: latin-1, UTF-8, spaces, and past 255 characters', async () => {
+        const post = JSON.stringify(aPost);
+        for (const key of ['caf\u00e9', Buffer.from('café', 'utf8').toString('latin1'), 'a b', 'k'.repeat(256), 'k'.repeat(8000)]) {
+          expectJsonError(await one(raw('POST /posts HTTP/1.1', [`Idempotency-Key: ${key}`], post)), 400, invalidKey);
+        }
+        expect((await one(raw('POST /posts HTTP/1.1', [`Idempotency-Key: ${'k'.repeat(255)}`], post))).status).toBe(201);
+      });
+
+      it('takes entity tags with obs-text as tags that match nothing, and refuses control characters in the parser', async () => {
+        const { id, etag } = await livePost();
+        expectJsonError(await one(raw(`PATCH /posts/${id} HTTP/1.1`, ['If-Match: "caf\u00e9"'], body)), 412, 'Precondition failed');
+        expect((await one(raw(`GET /posts/${id} HTTP/1.1`, ['If-None-Match: "caf\u00e9"']))).status).toBe(200);
+        expectJsonError(await one(raw(`PATCH /posts/${id} HTTP/1.1`, ['If-Match: "\u0001"'], body)), 400, 'Bad request');
+        expect(await etagOf(id)).toBe(etag);
+      });
+
+      it('answers a list of 1 800 tags (14 KB, under the 16 KB header limit) at once: 412, 304 or 400, never a 5xx', async () => {
+        const { id, etag } = await livePost();
+        const many = Array.from({ length: 1800 }, (_, i) => `"${i + 1000}"`).join(',');
+        const started = performance.now();
+        expectJsonError(await one(raw(`PATCH /posts/${id} HTTP/1.1`, [`If-Match: ${many}`], body)), 412, 'Precondition failed');
+        expect((await one(raw(`GET /posts/${id} HTTP/1.1`, [`If-None-Match: ${many},${etag}`]))).status).toBe(304);
+        expectJsonError(await one(raw(`DELETE /posts/${id} HTTP/1.1`, [`If-Match: ${many},*`])), 400, invalidIfMatch);
+        expect(performance.now() - started).toBeLessThan(5_000);
+        expect(await etagOf(id)).toBe(etag);
+      });
+
+      it('answers 431 to an If-Match past the header limit, and keeps serving', async () => {
+        const { id } = await livePost();
+        const conn = await rawConnection(t.port);
+        conn.write(`DELETE /posts/${id} HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-Match: ${'"1",'.repeat(30_000)}"1"\r\n\r\n`);
+        expectJsonError(await conn.response(), 431, 'Request headers too large');
+        await conn.closed;
+        expect((await fetch(`${t.url}/posts/${id}`)).status).toBe(200);
+      });
+    });
+
     it('answered none of the above with a 5xx and logged no unexpected error', async () => {
       await sleep(200); // a server process writes its log lines in batches
       const records = t.log.records();

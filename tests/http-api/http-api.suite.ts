@@ -10,6 +10,8 @@ import { describeMailApi, describeMailBudgets } from './mail.suite.js';
 import { describeMeAccount } from './me-account.suite.js';
 import { describeOpenModePosts } from './open-mode.suite.js';
 import { describePostsApi } from './posts.suite.js';
+import { describeSafeWriteRaces } from './safe-write-races.suite.js';
+import { describeSafeWrites } from './safe-writes.suite.js';
 import { describeSessionsApi } from './sessions.suite.js';
 import { describeUserObject } from './user-object.suite.js';
 
@@ -39,5 +41,7 @@ export function describeHttpApi(target: HttpTarget): void {
     describeBodyRules(api, target);
     describeRoutingAndFailures(api, target);
     describeOpenModePosts(api);
+    describeSafeWrites(api, target);
+    inProcessOnly(target).describe('with one write held between its checks and its write', () => describeSafeWriteRaces(() => ({ held: api(), other: api() })));
   });
 }

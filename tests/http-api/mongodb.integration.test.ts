@@ -8,6 +8,7 @@ import { describeHttpApi } from './http-api.suite.js';
 import { describeMailOff, MAIL_OFF } from './mail.suite.js';
 import { OWNER_ACCESS } from './owner-client.js';
 import { describeOwnerModeApi } from './owner-mode.suite.js';
+import { describePreconditionRequired, PRECONDITION_REQUIRED } from './required-precondition.suite.js';
 import { emptyMongoStore } from '../support/stores.js';
 
 describe.skipIf(!mongoTest)('over MongoDB', () => {
@@ -26,4 +27,5 @@ describe.skipIf(!mongoTest)('over MongoDB', () => {
   describeOwnerModeApi(httpTarget('the MongoDB store', { in: 'app', store, env: OWNER_ACCESS }));
   describeOwnerModeApi(httpTarget(server, { in: 'child', mongo: () => mongo, env: { WEB_CONCURRENCY: '2', ...OWNER_ACCESS } }));
   describeMailOff(httpTarget('the MongoDB store', { in: 'app', store, env: MAIL_OFF }));
+  describePreconditionRequired(httpTarget('the MongoDB store', { in: 'app', store, env: PRECONDITION_REQUIRED }));
 });

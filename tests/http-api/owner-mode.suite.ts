@@ -11,6 +11,7 @@ import { describeOwnerDelete } from './owner-delete.suite.js';
 import { describeOwnPostsList } from './owner-me-posts.suite.js';
 import { describeOpenToOwnerSwitch } from './owner-mode-switch.suite.js';
 import { describeOwnerRead } from './owner-read.suite.js';
+import { describeOwnerSafeWrites } from './owner-safe-writes.suite.js';
 import { describeOwnerWalkthrough } from './owner-walkthrough.suite.js';
 import { describeUserObject } from './user-object.suite.js';
 
@@ -38,5 +39,6 @@ export function describeOwnerModeApi(target: HttpTarget): void {
     describeUserObject(api);
     describeMeAccount(api);
     describeAccountState(api, target);
+    describeOwnerSafeWrites(api, target);
   });
 }

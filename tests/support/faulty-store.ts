@@ -1,12 +1,13 @@
-import type { AttemptLimiter, Outbox, PostRepository, UserRepository } from '@inkwell/domain';
+import type { AttemptLimiter, IdempotencyStore, Outbox, PostRepository, UserRepository } from '@inkwell/domain';
 import type { Store } from '@inkwell/app';
 
-/** A repository, limiter or outbox method by its store-qualified name, e.g. `posts.listPublished`, `limits.take`, `outbox.add`. */
+/** A repository, limiter, outbox or idempotency store method by its store-qualified name, e.g. `posts.listPublished`, `limits.take`, `outbox.add`, `keys.reserve`. */
 export type RepositoryMethod =
   | `users.${keyof UserRepository}`
   | `posts.${keyof PostRepository}`
   | `limits.${keyof AttemptLimiter}`
-  | `outbox.${keyof Outbox}`;
+  | `outbox.${keyof Outbox}`
+  | `keys.${keyof IdempotencyStore}`;
 
 /** Switches for making a wrapped store's repository methods fail. */
 export interface StoreFaults {
@@ -17,12 +18,12 @@ export interface StoreFaults {
 }
 
 /**
- * Wraps a store so tests can make any repository, limiter or outbox method reject (a driver error, the
+ * Wraps a store so tests can make any repository, limiter, outbox or idempotency store method reject (a driver error, the
  * database gone) without knowing which store is underneath. Transparent while no fault is set.
  */
 export function withFaults(store: Store): { store: Store; faults: StoreFaults } {
   const active = new Map<string, unknown>();
-  function wrap<R extends object>(area: 'users' | 'posts' | 'limits' | 'outbox', repository: R): R {
+  function wrap<R extends object>(area: 'users' | 'posts' | 'limits' | 'outbox' | 'keys', repository: R): R {
     return new Proxy(repository, {
       get(target, property, receiver) {
         const value: unknown = Reflect.get(target, property, receiver);
@@ -39,6 +40,7 @@ export function withFaults(store: Store): { store: Store; faults: StoreFaults } 
       users: wrap('users', store.users),
       posts: wrap('posts', store.posts),
       outbox: wrap('outbox', store.outbox),
+      idempotencyKeys: wrap('keys', store.idempotencyKeys),
       attemptLimiter: (rule, clock) => wrap('limits', store.attemptLimiter(rule, clock)),
     },
     faults: {

@@ -4,11 +4,12 @@ import { memoryStore, mongoStore, type Store } from '@inkwell/app';
 import { TEST_LIMIT_KEY_SECRET } from './fixtures.js';
 
 /**
- * The MongoDB store over a test database, after deleting every user, post, limit window and mail in
- * it (indexes are kept, since uniqueness depends on them). Closing it leaves the test's client open.
+ * The MongoDB store over a test database, after deleting every user, post, limit window, mail and
+ * idempotency key in it (indexes are kept, since uniqueness depends on them). Closing it leaves the
+ * test's client open.
  */
 export async function emptyMongoStore(db: MongoDb): Promise<Store> {
-  await Promise.all(['users', 'posts', 'attemptLimits', 'outbox'].map((name) => db.collection(name).deleteMany({})));
+  await Promise.all(['users', 'posts', 'attemptLimits', 'outbox', 'idempotencyKeys'].map((name) => db.collection(name).deleteMany({})));
   return mongoStore(db, TEST_LIMIT_KEY_SECRET);
 }
 

@@ -19,3 +19,12 @@ export function createInkwellClient(baseUrl: string, options?: ClientRequestOpti
 
 /** The client `createInkwellClient` returns. */
 export type InkwellClient = ReturnType<typeof createInkwellClient>;
+
+/**
+ * The `ETag` of an answer that carries one post (`GET`, `PATCH` 200, `POST` 201, and a 412): the
+ * post's version, to send back as `If-Match` (change or delete it only as seen) or `If-None-Match`
+ * (read it only if it changed). Null on any other answer.
+ */
+export function etagOf(response: { readonly headers: Headers }): string | null {
+  return response.headers.get('ETag');
+}

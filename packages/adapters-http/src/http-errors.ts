@@ -1,12 +1,15 @@
 import { isDomainError, type DomainError, type DomainErrorCode } from '@inkwell/domain';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { entityTag } from './response/entity-tags.js';
 
 /** Failures that belong to HTTP itself (content type, body framing, routing, the parser), with their fixed answers. */
 export const httpFailures = {
   UnsupportedMediaType: { status: 415, error: 'Content-Type must be application/json' },
   UnsupportedContentEncoding: { status: 415, error: 'Content-Encoding must be identity' },
   InvalidJsonBody: { status: 400, error: 'Invalid JSON body' },
+  InvalidIfMatch: { status: 400, error: 'If-Match must be * or a list of entity tags' },
+  InvalidIdempotencyKey: { status: 400, error: 'Idempotency-Key must be 1 to 255 visible ASCII characters' },
   BodyTooLarge: { status: 413, error: 'Request body too large' },
   NotFound: { status: 404, error: 'Not found' },
   MethodNotAllowed: { status: 405, error: 'Method not allowed' },
@@ -46,6 +49,10 @@ export const domainFailures = {
   CurrentPasswordIncorrect: { status: 403, error: 'Current password is incorrect' },
   AuthorIdNotYours: { status: 403, error: 'authorId must be your own user id' },
   NotTheAuthor: { status: 403, error: 'Only the author can change this post' },
+  PreconditionFailed: { status: 412, error: 'Precondition failed' },
+  PreconditionRequired: { status: 428, error: 'Precondition required' },
+  IdempotencyKeyReused: { status: 422, error: 'Idempotency key reused with a different request' },
+  IdempotencyKeyInProgress: { status: 409, error: 'Request with this idempotency key is in progress' },
   InvalidLinkToken: { status: 400, error: 'Invalid or expired token' },
   EmailAlreadyVerified: { status: 409, error: 'Email already verified' },
   // A use case the server does not offer has no route: it answers as an unknown path does.
@@ -64,12 +71,21 @@ export const BEARER_CHALLENGE = 'Bearer realm="inkwell"';
 const INVALID_TOKEN_CHALLENGE = `${BEARER_CHALLENGE}, error="invalid_token"`;
 const TOKEN_REFUSED: ReadonlySet<DomainErrorCode> = new Set(['InvalidToken', 'UserNoLongerExists']);
 
-/** The headers a domain error's answer carries besides the body: the 401 challenge, the wait of a 429 or 503. */
+/**
+ * The headers a domain error's answer carries besides the body: the 401 challenge, the wait of a
+ * 409, 429 or 503, the post's current `ETag` with a 412, and `Idempotent-Replayed` on the answer
+ * kept for an idempotency key.
+ */
 function failureHeaders(error: DomainError, status: ContentfulStatusCode): Record<string, string> | undefined {
   if (status === 401) return { 'WWW-Authenticate': TOKEN_REFUSED.has(error.code) ? INVALID_TOKEN_CHALLENGE : BEARER_CHALLENGE };
   if (error.retryAfterSeconds !== undefined) return { 'Retry-After': String(Math.ceil(error.retryAfterSeconds)) };
+  if (error.version !== undefined) return { ETag: entityTag(error.version) };
+  if (error.replayed) return { [IDEMPOTENT_REPLAYED]: 'true' };
   return undefined;
 }
+
+/** The header that marks an answer kept for an idempotency key and given again (Stripe's name for it). */
+export const IDEMPOTENT_REPLAYED = 'Idempotent-Replayed';
 
 /**
  * The headers some of HTTP's own failures carry: a refused body names the one content coding

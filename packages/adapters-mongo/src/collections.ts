@@ -1,4 +1,4 @@
-import type { MessageKind, PostAccessMode } from '@inkwell/domain';
+import type { KeptOutcome, MessageKind, PostAccessMode } from '@inkwell/domain';
 import type { Collection, Db, ObjectId } from 'mongodb';
 
 /** A session as stored inside its user's document. The id is random: tokens carry it, the database never holds a token. */
@@ -50,7 +50,7 @@ export interface UserDocument {
   deletingUntil?: number | null;
 }
 
-/** A post as stored: the domain's fields, with the id kept as the document's ObjectId. */
+/** A post as stored: the domain's fields, with the id kept as the document's ObjectId, and its version. */
 export interface PostDocument {
   _id: ObjectId;
   title: string;
@@ -59,6 +59,8 @@ export interface PostDocument {
   published: boolean;
   createdAt: number;
   updatedAt: number;
+  /** The post's version (`PostVersion`); absent on a post stored before posts had versions, which is at version 0 until its first update. */
+  version?: number;
 }
 
 /** The `users` collection, typed by its documents. */
@@ -92,6 +94,33 @@ export interface AttemptLimitDocument {
 /** The `attemptLimits` collection, typed by its documents. */
 export function attemptLimitsCollection(db: Db): Collection<AttemptLimitDocument> {
   return db.collection<AttemptLimitDocument>('attemptLimits');
+}
+
+/**
+ * An idempotency key's record (see MongoIdempotencyStore). No key or request in clear: `_id` and
+ * `fingerprint` are hashes the domain made.
+ */
+export interface IdempotencyKeyDocument {
+  /** The key's hash, with its scope. */
+  _id: string;
+  fingerprint: string;
+  /** The run that holds the key, until `leaseUntil` (milliseconds since the Unix epoch). */
+  lease: string;
+  leaseUntil: number;
+  /** The id of the post the key creates, and its time, fixed when the key was first reserved. */
+  postId: string;
+  createdAt: number;
+  /** When the key is forgotten, in milliseconds since the Unix epoch. */
+  expiresAt: number;
+  /** `expiresAt` as a date, for the TTL index that removes forgotten keys. */
+  expireAt: Date;
+  /** The first request's answer, once kept. */
+  outcome: KeptOutcome | null;
+}
+
+/** The `idempotencyKeys` collection, typed by its documents. */
+export function idempotencyKeysCollection(db: Db): Collection<IdempotencyKeyDocument> {
+  return db.collection<IdempotencyKeyDocument>('idempotencyKeys');
 }
 
 /** What the processes serving this database last recorded about how they serve it (see recordPostsAccess). */

@@ -77,7 +77,7 @@ describeWithMongo('connectMongo', (mongo) => {
 
       await proxy.comeBack();
       expect(await waitFor(() => connection.ping(), 5000)).toBe(true);
-      expect(await posts.findById(post.id)).toEqual(post);
+      expect((await posts.findById(post.id))?.post).toEqual(post);
     } finally {
       await connection.close();
       await proxy.close();

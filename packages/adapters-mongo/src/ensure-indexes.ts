@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { attemptLimitsCollection, outboxCollection, postsCollection, usersCollection } from './collections.js';
+import { attemptLimitsCollection, idempotencyKeysCollection, outboxCollection, postsCollection, usersCollection } from './collections.js';
 
 /** Creates the indexes the repositories rely on. Idempotent, so it can run at every start. */
 export async function ensureIndexes(db: Db): Promise<void> {
@@ -22,6 +22,9 @@ export async function ensureIndexes(db: Db): Promise<void> {
     // Housekeeping, not correctness: MongoDB's TTL monitor (about once a minute) removes windows
     // that have ended; MongoAttemptLimiter judges windows by `endsAt` itself.
     attemptLimitsCollection(db).createIndex({ expireAt: 1 }, { expireAfterSeconds: 0 }),
+    // Housekeeping too: idempotency keys past their time to live; MongoIdempotencyStore judges
+    // them by `expiresAt` itself.
+    idempotencyKeysCollection(db).createIndex({ expireAt: 1 }, { expireAfterSeconds: 0 }),
     // Serves every delivery loop's claim, once a second on every process: the messages due, the
     // earliest first, with the lease checked in the index rather than on each document.
     outboxCollection(db).createIndex({ nextAttemptAt: 1, leaseUntil: 1 }),

@@ -1,5 +1,6 @@
 export { MongoUserRepository } from './mongo-user-repository.js';
 export { MongoPostRepository } from './mongo-post-repository.js';
+export { MongoIdempotencyStore } from './mongo-idempotency-store.js';
 export { MongoAttemptLimiter, type MongoAttemptLimiterOptions } from './mongo-attempt-limiter.js';
 export { MongoOutbox, type MongoOutboxOptions } from './mongo-outbox.js';
 export { answerTimeoutMs, connectMongo, openMongo, pingDatabase, type MongoConnection, type MongoConnectionConfig } from './connect.js';

@@ -17,16 +17,37 @@ describeWithMongo('MongoPostRepository', (mongo) => {
 
   describePostRepositoryContract('mongo', emptyRepository);
 
-  it('stores the id as the ObjectId _id and exactly the post fields, nothing extra', async () => {
+  it('stores the id as the ObjectId _id and exactly the post fields with the version, nothing extra', async () => {
     const posts = await emptyRepository();
-    const post = await posts.insert({ ...draft, id: 'client-id', views: 7 } as NewPost);
+    const post = await posts.insert({ ...draft, id: 'client-id', views: 7, version: 9 } as NewPost);
     const stored = await mongo().db.collection('posts').findOne({});
     expect(stored?._id).toBeInstanceOf(ObjectId);
     expect(stored?._id.toHexString()).toBe(post.id);
     expect(Object.keys(stored ?? {}).sort()).toEqual(
-      ['_id', 'authorId', 'body', 'createdAt', 'published', 'title', 'updatedAt'].sort(),
+      ['_id', 'authorId', 'body', 'createdAt', 'published', 'title', 'updatedAt', 'version'].sort(),
     );
+    expect(stored?.version).toBe(1);
     expect(post).toStrictEqual({ ...draft, id: post.id });
+  });
+
+  it('reads a post stored before versions as version 0, which a condition on 0 matches, and its first update makes 1', async () => {
+    const posts = await emptyRepository();
+    const _id = new ObjectId();
+    await mongo().db.collection('posts').insertOne({ _id, ...draft });
+    const id = _id.toHexString();
+    expect(await posts.findById(id)).toStrictEqual({ post: { ...draft, id }, version: 0 });
+    expect(await posts.update(id, { title: 'x', updatedAt: T0 + 1 }, [1])).toBeNull();
+    expect(await posts.update(id, { title: 'Versioned', updatedAt: T0 + 1 }, [0])).toStrictEqual({
+      post: { ...draft, id, title: 'Versioned', updatedAt: T0 + 1 },
+      version: 1,
+    });
+    expect(await posts.delete(id, [0])).toBe(false);
+    expect(await posts.delete(id, [1])).toBe(true);
+  });
+
+  it('refuses to store under an id it never gives', async () => {
+    const posts = await emptyRepository();
+    await expect(posts.insertAs('not-an-object-id', draft)).rejects.toThrow(/not an id newId gives/);
   });
 
   /** The winning plan of `query`, or null on a server without a planner (the CI test double). */
@@ -69,18 +90,40 @@ describeWithMongo('MongoPostRepository', (mongo) => {
       for (const id of malformed) {
         expect(await posts.findById(id)).toBeNull();
         expect(await posts.update(id, { title: 'x', updatedAt: T0 + 1 })).toBeNull();
+        expect(await posts.update(id, { title: 'x', updatedAt: T0 + 1 }, [1])).toBeNull();
         expect(await posts.delete(id)).toBe(false);
+        expect(await posts.delete(id, [1])).toBe(false);
       }
       expect(log.events).toEqual([]);
     });
 
-    it('sends $set with only the given fields', async () => {
+    it('sends $set with only the given fields, $max of updatedAt and $inc of the version, in one findAndModify', async () => {
       const post = await posts.insert(draft);
       log.events.length = 0;
       await posts.update(post.id, { title: 'New', updatedAt: T0 + 1 });
       const started = log.events.filter((event) => event instanceof CommandStartedEvent);
       expect(started.map((event) => event.commandName)).toEqual(['findAndModify']);
-      expect(started[0]?.command.update).toEqual({ $set: { title: 'New', updatedAt: T0 + 1 } });
+      expect(started[0]?.command.update).toEqual({ $set: { title: 'New' }, $max: { updatedAt: T0 + 1 }, $inc: { version: 1 } });
+      expect(started[0]?.command.query).toEqual({ _id: new ObjectId(post.id) });
+    });
+
+    it('checks a condition in the filter of the one command that writes', async () => {
+      const post = await posts.insert(draft);
+      log.events.length = 0;
+      expect(await posts.update(post.id, { title: 'New', updatedAt: T0 + 1 }, [1, 3])).not.toBeNull();
+      expect(await posts.delete(post.id, [2])).toBe(true);
+      const started = log.events.filter((event) => event instanceof CommandStartedEvent);
+      expect(started.map((event) => event.commandName)).toEqual(['findAndModify', 'delete']);
+      expect(started[0]?.command.query).toEqual({ _id: new ObjectId(post.id), version: { $in: [1, 3] } });
+      expect(started[1]?.command.deletes).toEqual([{ q: { _id: new ObjectId(post.id), version: { $in: [2] } }, limit: 1 }]);
+    });
+
+    it('answers a second insert under one id with null, in the one insert the unique _id refuses', async () => {
+      const id = posts.newId();
+      await posts.insertAs(id, draft);
+      log.events.length = 0;
+      expect(await posts.insertAs(id, draft)).toBeNull();
+      expect(log.events.filter((event) => event instanceof CommandStartedEvent).map((event) => event.commandName)).toEqual(['insert']);
     });
 
     it('runs the count and the page query concurrently', async () => {

@@ -10,6 +10,7 @@ import {
   MongoTopologyClosedError,
 } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MongoIdempotencyStore } from './mongo-idempotency-store.js';
 import { MongoPostRepository } from './mongo-post-repository.js';
 import { MongoUserRepository } from './mongo-user-repository.js';
 import { callStore, isStoreUnavailableError } from './store-errors.js';
@@ -22,6 +23,7 @@ describe('repositories without a database', () => {
   const client = new MongoClient('mongodb://127.0.0.1:1', { serverSelectionTimeoutMS: 300 });
   const users = new MongoUserRepository(client.db('inkwell_test'));
   const posts = new MongoPostRepository(client.db('inkwell_test'));
+  const keys = new MongoIdempotencyStore(client.db('inkwell_test'));
   afterAll(async () => {
     await client.close();
   });
@@ -51,8 +53,14 @@ describe('repositories without a database', () => {
       users.verifyEmail('h', T0),
       posts.insert({ title: 't', body: 'b', authorId: 'a', published: true, createdAt: T0, updatedAt: T0 }),
       posts.findById(SOME_ID),
+      posts.insertAs(SOME_ID, { title: 't', body: 'b', authorId: 'a', published: true, createdAt: T0, updatedAt: T0 }),
       posts.update(SOME_ID, { title: 'x', updatedAt: T0 }),
+      posts.update(SOME_ID, { title: 'x', updatedAt: T0 }, [1]),
       posts.delete(SOME_ID),
+      posts.delete(SOME_ID, [1]),
+      keys.reserve({ key: 'k', fingerprint: 'f', lease: 'l', leaseUntil: T0 + 1, postId: SOME_ID, createdAt: T0, expiresAt: T0 + 2 }, T0),
+      keys.complete('k', 'l', 'created'),
+      keys.release('k', 'l'),
       posts.listPublished(0, 20),
       posts.countPublished(),
       posts.deleteByAuthor('a'),

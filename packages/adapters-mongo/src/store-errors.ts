@@ -6,6 +6,7 @@ import {
   MongoNotConnectedError,
   MongoOperationTimeoutError,
   MongoServerClosedError,
+  MongoServerError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb';
@@ -51,6 +52,11 @@ export function isStoreUnavailableError(error: unknown): boolean {
   // The pool's own "closed" error is not exported by the driver, so only its name identifies it.
   if (error.name === 'MongoPoolClosedError') return true;
   return typeof error.code === 'number' && UNAVAILABLE_SERVER_CODES.has(error.code);
+}
+
+/** True for MongoDB's duplicate key error (E11000): a unique index refused a write. */
+export function isDuplicateKeyError(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === 11000;
 }
 
 /** Runs one repository operation, turning an unavailable database into `DomainError('StoreUnavailable')`; other errors pass unchanged. */

@@ -232,6 +232,27 @@ describe('readConfig', () => {
     });
   });
 
+  describe('safe writes: POSTS_REQUIRE_PRECONDITION and IDEMPOTENCY_TTL_SECONDS', () => {
+    it('leaves writes unconditional and keeps idempotency keys a day by default', () => {
+      expect(readConfig({}).safeWrites).toStrictEqual({ requirePrecondition: false, idempotencyTtlSeconds: 86_400 });
+    });
+
+    it('reads them', () => {
+      expect(readConfig({ POSTS_REQUIRE_PRECONDITION: 'on', IDEMPOTENCY_TTL_SECONDS: '3600' }).safeWrites).toStrictEqual({
+        requirePrecondition: true,
+        idempotencyTtlSeconds: 3600,
+      });
+    });
+
+    it.each([
+      [{ POSTS_REQUIRE_PRECONDITION: 'yes' }, 'POSTS_REQUIRE_PRECONDITION must be on or off'],
+      [{ IDEMPOTENCY_TTL_SECONDS: '59' }, 'IDEMPOTENCY_TTL_SECONDS must be at least 60'],
+      [{ IDEMPOTENCY_TTL_SECONDS: '1d' }, 'IDEMPOTENCY_TTL_SECONDS must be a whole number'],
+    ])('refuses %j with one line naming it', (env, message) => {
+      expect(refusal(env).message).toBe(message);
+    });
+  });
+
   describe('JWT_SECRET in production', () => {
     it.each([{}, { JWT_SECRET: '' }])('refuses a missing secret (%j) and says it must be set', (env) => {
       const { message } = refusal({ NODE_ENV: 'production', ...env });

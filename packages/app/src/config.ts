@@ -46,6 +46,8 @@ export interface Config {
   readonly fastPath: boolean;
   /** Who may read and write which posts: `open` (anyone, as the contract says) or `owner`. */
   readonly postsAccess: PostAccessMode;
+  /** Whether changes and deletions of posts must name the version they were made on (`If-Match`), and how long an idempotency key's first answer is kept. */
+  readonly safeWrites: { readonly requirePrecondition: boolean; readonly idempotencyTtlSeconds: number };
   /** Worker processes sharing the port (MongoDB store only). */
   readonly webConcurrency: number;
   /** Threads in the password-hashing pool. */
@@ -312,6 +314,8 @@ const EnvSchema = v.object({
   API_DOCS: onOff('API_DOCS', 'on'),
   FAST_PATH: onOff('FAST_PATH', 'on'),
   POSTS_ACCESS: v.optional(v.picklist(POST_ACCESS_MODES, `POSTS_ACCESS must be ${POST_ACCESS_MODES.join(' or ')}`), 'open'),
+  POSTS_REQUIRE_PRECONDITION: onOff('POSTS_REQUIRE_PRECONDITION', 'off'),
+  IDEMPOTENCY_TTL_SECONDS: wholeNumber('IDEMPOTENCY_TTL_SECONDS', 24 * 60 * 60, 60),
   WEB_CONCURRENCY: wholeNumber('WEB_CONCURRENCY', 1, 1),
   HASH_WORKERS: wholeNumber('HASH_WORKERS', availableParallelism(), 1),
   HASH_QUEUE_MAX: wholeNumber('HASH_QUEUE_MAX', 32),
@@ -398,6 +402,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     apiDocs: rest.API_DOCS,
     fastPath: rest.FAST_PATH,
     postsAccess: rest.POSTS_ACCESS,
+    safeWrites: { requirePrecondition: rest.POSTS_REQUIRE_PRECONDITION, idempotencyTtlSeconds: rest.IDEMPOTENCY_TTL_SECONDS },
     webConcurrency: rest.WEB_CONCURRENCY,
     hashWorkers: rest.HASH_WORKERS,
     hashQueueMax: rest.HASH_QUEUE_MAX,

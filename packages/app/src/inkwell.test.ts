@@ -42,6 +42,30 @@ describe('createInkwell', () => {
   });
 });
 
+describe('createInkwell, with the safe-write settings', () => {
+  it('keeps an idempotency key for IDEMPOTENCY_TTL_SECONDS, and requires If-Match with POSTS_REQUIRE_PRECONDITION=on', async () => {
+    const clock = manualClock();
+    const config = readConfig({ DB_URL: 'memory:', JWT_SECRET: 'a-test-secret-of-at-least-32-bytes-long', IDEMPOTENCY_TTL_SECONDS: '60', POSTS_REQUIRE_PRECONDITION: 'on' });
+    const inkwell = await createInkwell(config, quiet, { store: memoryStore(), clock, hasher: fakePasswordHasher() });
+    const create = () =>
+      inkwell.app.request('/posts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'k' },
+        body: JSON.stringify({ title: 't', body: 'b', authorId: 'a' }),
+      });
+    const first = (await (await create()).json()) as { post: { id: string } };
+    clock.advance(59_999);
+    expect((await create()).headers.get('idempotent-replayed')).toBe('true');
+    clock.advance(1);
+    const later = await create();
+    expect(later.headers.get('idempotent-replayed')).toBeNull();
+    expect(((await later.json()) as { post: { id: string } }).post.id).not.toBe(first.post.id);
+    expect((await inkwell.app.request(`/posts/${first.post.id}`, { method: 'DELETE' })).status).toBe(428);
+    expect((await inkwell.app.request(`/posts/${first.post.id}`, { method: 'DELETE', headers: { 'if-match': '*' } })).status).toBe(204);
+    await inkwell.close();
+  });
+});
+
 describe('createInkwell, on data last served in another posts access mode', () => {
   const warnings = async (mode: PostAccessMode, previousPostsAccess: PostAccessMode | null) => {
     const seen: [object, string | undefined][] = [];

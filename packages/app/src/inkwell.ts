@@ -1,5 +1,5 @@
 import { createHttpApp, RequestsInFlight, type Logger } from '@inkwell/adapters-http';
-import { postAccessPolicy, type Clock, type PasswordHasher, type PostAccessMode } from '@inkwell/domain';
+import { DEFAULT_SAFE_WRITE_RULES, postAccessPolicy, type Clock, type PasswordHasher, type PostAccessMode } from '@inkwell/domain';
 import { createAbuseLimits, createPostWriteLimits } from './abuse-limits.js';
 import { createBcryptPasswordHasher, type PooledPasswordHasher } from './adapters/bcrypt-password-hasher.js';
 import type { Config } from './config.js';
@@ -80,6 +80,7 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
   const app = createHttpApp({
     users: store.users,
     posts: store.posts,
+    idempotencyKeys: store.idempotencyKeys,
     hasher,
     tokens,
     clock,
@@ -95,6 +96,11 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
     corsOrigins: config.corsOrigins,
     apiDocs: config.apiDocs,
     postAccess: postAccessPolicy(config.postsAccess),
+    safeWriteRules: {
+      ...DEFAULT_SAFE_WRITE_RULES,
+      requirePrecondition: config.safeWrites.requirePrecondition,
+      idempotencyTtlMs: config.safeWrites.idempotencyTtlSeconds * 1000,
+    },
     sessionRules: { maxPerUser: config.sessions.maxPerUser, maxAgeMs: config.sessions.maxAgeDays * DAY_MS },
     ...(mail === null ? {} : { outbox: mail.outbox, mailRules: mail.mailRules }),
   });

@@ -1,11 +1,21 @@
-import { answerTimeoutMs, MongoAttemptLimiter, MongoOutbox, MongoPostRepository, MongoUserRepository, pingDatabase, type MongoDb, type MongoOutboxOptions } from '@inkwell/adapters-mongo';
+import {
+  answerTimeoutMs,
+  MongoAttemptLimiter,
+  MongoIdempotencyStore,
+  MongoOutbox,
+  MongoPostRepository,
+  MongoUserRepository,
+  pingDatabase,
+  type MongoDb,
+  type MongoOutboxOptions,
+} from '@inkwell/adapters-mongo';
 import { createHmac } from 'node:crypto';
 import type { PostAccessMode } from '@inkwell/domain';
 import type { Store } from './store.js';
 
 /**
- * The store over an open MongoDB database, set up (connected, indexed): users, posts, every abuse
- * limit and the outbox in it.
+ * The store over an open MongoDB database, set up (connected, indexed): users, posts, idempotency
+ * keys, every abuse limit and the outbox in it.
  * Its `ping` asks the database; its `close` leaves the client to whoever opened it. Imported only
  * when MongoDB is used (see store.ts). The outbox seals tokens under `outbox.tokenKey`, derived
  * from the limit key secret when not given (tests); a server derives it from `JWT_SECRET`.
@@ -19,6 +29,7 @@ export function mongoStore(
   return {
     users: new MongoUserRepository(db),
     posts: new MongoPostRepository(db),
+    idempotencyKeys: new MongoIdempotencyStore(db),
     outbox: new MongoOutbox(db, outbox),
     attemptLimiter: (rule, clock) => new MongoAttemptLimiter(db, { ...rule, clock, keySecret: limitKeySecret }),
     label: `mongodb (${db.databaseName})`,

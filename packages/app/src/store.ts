@@ -1,10 +1,12 @@
 import {
   createInMemoryAttemptLimiter,
+  createInMemoryIdempotencyStore,
   createInMemoryOutbox,
   createInMemoryPostRepository,
   createInMemoryUserRepository,
   type AttemptLimiter,
   type Clock,
+  type IdempotencyStore,
   type Outbox,
   type PostAccessMode,
   type PostRepository,
@@ -22,6 +24,8 @@ export interface LimitRule {
 export interface Store {
   readonly users: UserRepository;
   readonly posts: PostRepository;
+  /** Where idempotency keys are kept: in this process for the memory store, in the database for MongoDB, where every process sees every key. */
+  readonly idempotencyKeys: IdempotencyStore;
   /** Where mail waits to be delivered: in this process for the memory store, in the database for MongoDB, where every process delivers it. */
   readonly outbox: Outbox;
   /**
@@ -53,11 +57,12 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** A new in-memory store: users, posts, limits and mail waiting in this process, lost when it stops. */
+/** A new in-memory store: users, posts, idempotency keys, limits and mail waiting in this process, lost when it stops. */
 export function memoryStore(): Store {
   return {
     users: createInMemoryUserRepository(),
     posts: createInMemoryPostRepository(),
+    idempotencyKeys: createInMemoryIdempotencyStore(),
     outbox: createInMemoryOutbox(),
     attemptLimiter: ({ max, windowSeconds }, clock) => createInMemoryAttemptLimiter({ max, windowSeconds, clock }),
     label: 'memory',

@@ -8,12 +8,12 @@
 // The shape of every use case
 export type { UseCaseDeps } from './posts/use-case-deps.js';
 export type { AccountDeps } from './accounts/account-deps.js';
-export type { UseCaseRequest } from './accounts/use-case-request.js';
+export type { UseCaseRequest, VersionCondition, IdempotentRequest } from './accounts/use-case-request.js';
 export { isOffered, MAIL_USE_CASES, type AccountUseCase, type MailUseCase, type UseCaseName } from './use-cases.js';
 
 // Errors and validation
 export { DOMAIN_ERROR_CODES, DomainError, isDomainError } from './shared/errors.js';
-export type { DomainErrorCode, ValidationIssue } from './shared/errors.js';
+export type { DomainErrorCode, DomainErrorFacts, ValidationIssue } from './shared/errors.js';
 export { parseInput, type ObjectIssueMessage, type ReadBody } from './shared/validation.js';
 export type { Clock } from './shared/clock.js';
 
@@ -101,8 +101,10 @@ export {
 } from './accounts/in-memory-attempt-limiter.js';
 
 // Posts: entities, port, access
-export type { Post, NewPost, PostChanges, Pagination, PostPage } from './posts/post.js';
-export type { PostRepository } from './posts/ports.js';
+export type { Post, NewPost, PostChanges, Pagination, PostPage, PostVersion, VersionedPost } from './posts/post.js';
+export { FIRST_POST_VERSION } from './posts/post.js';
+export type { PostRepository, IdempotencyStore, IdempotencyReservation, IdempotencyRecord, KeptOutcome } from './posts/ports.js';
+export { DEFAULT_SAFE_WRITE_RULES, type SafeWriteRules } from './posts/safe-writes.js';
 export {
   POST_ACCESS_MODES,
   POST_USE_CASES,
@@ -123,13 +125,19 @@ export { PostSchema, PaginationSchema, PostPageSchema } from './posts/response-s
 export { listPublishedPosts, type ListPublishedPostsRequest } from './posts/list-published-posts.js';
 export { getPost, type GetPostRequest } from './posts/get-post.js';
 export { createPost, type CreatePostRequest } from './posts/create-post.js';
+export type { CreatedPost } from './posts/idempotency.js';
 export { updatePost, type UpdatePostRequest } from './posts/update-post.js';
 export { deletePost, type DeletePostRequest } from './posts/delete-post.js';
 export type { PostWriteLimits } from './posts/post-write-limits.js';
 export { listOwnPosts, type ListOwnPostsRequest } from './posts/list-own-posts.js';
 
-// Posts: in-memory adapter
+// Posts: in-memory adapters
 export { createInMemoryPostRepository } from './posts/in-memory-post-repository.js';
+export {
+  createInMemoryIdempotencyStore,
+  IN_MEMORY_IDEMPOTENCY_KEYS_MAX,
+  type InMemoryIdempotencyStoreOptions,
+} from './posts/in-memory-idempotency-store.js';
 
 // Mail: messages, the outbox and the mail sender, the in-memory outbox
 export { MESSAGE_KINDS, type MessageKind, type NewMessage, type OutboxMessage } from './mail/message.js';

@@ -10,3 +10,4 @@ export { idsThatNameNothing } from './test-support/ids.js';
 export { crossing, holdNextCall, type HeldCall } from './test-support/hold.js';
 export { describeOutboxContract } from './test-support/outbox.contract.js';
 export { recordingMailSender, deliverDueMessages, type RecordingMailSender, type Delivered } from './test-support/mail.js';
+export { describeIdempotencyStoreContract } from './test-support/idempotency-store.contract.js';

@@ -20,8 +20,8 @@ const ASSET_CACHE_CONTROL = 'public, max-age=86400';
 /**
  * `GET /openapi.json` and the Swagger UI page at `GET /docs`, whose script and styles are served
  * from the installed `swagger-ui-dist`, never a CDN, so the page works with no internet.
- * The document describes the server's access mode and whether mail is on, and is built once, on
- * first request.
+ * The document describes the server's access mode, whether mail is on and whether writes must be
+ * conditional, and is built once, on first request.
  */
 export function docsRoutes(server: DocumentedServer) {
   let documentText: Promise<string> | undefined;
@@ -29,7 +29,7 @@ export function docsRoutes(server: DocumentedServer) {
     .get('/openapi.json', async (c) => {
       // Loaded on first request, so the converter costs nothing at start or when nobody asks.
       documentText ??= import('../openapi/document.js').then(({ createOpenApiDocument }) =>
-        JSON.stringify(createOpenApiDocument(apiRoutes, { postAccess: server.postAccess, outbox: server.outbox })),
+        JSON.stringify(createOpenApiDocument(apiRoutes, { postAccess: server.postAccess, outbox: server.outbox, safeWriteRules: server.safeWriteRules })),
       );
       return c.body(await documentText, 200, { 'Content-Type': 'application/json' });
     })

@@ -300,6 +300,41 @@ describe('the OpenAPI document per access mode', () => {
     expect(owner.info.description).toContain('GET /me/posts');
   });
 
+  it('documents the headers of safe writes: If-None-Match, If-Match and Idempotency-Key as header parameters, ETag and Cache-Control on the answers', () => {
+    for (const [document, cacheControl] of [[open, 'no-cache'], [owner, 'private, no-cache']] as const) {
+      const item = document.paths['/posts/{id}'];
+      const create = document.paths['/posts']?.post;
+      const headerParameters = (operation: { parameters?: readonly { in: string; name: string }[] } | undefined) =>
+        (operation?.parameters ?? []).filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name);
+      expect([headerParameters(item?.get), headerParameters(item?.patch), headerParameters(item?.delete), headerParameters(create)]).toEqual([
+        ['If-None-Match'],
+        ['If-Match'],
+        ['If-Match'],
+        ['Idempotency-Key'],
+      ]);
+      expect(headerParameters(document.paths['/posts']?.get)).toEqual([]);
+      expect(Object.keys(item?.get?.responses ?? {})).toContain('304');
+      expect(item?.get?.responses['304']?.content).toBeUndefined();
+      for (const status of ['200', '304']) expect(item?.get?.responses[status]?.headers).toHaveProperty('ETag');
+      expect(item?.patch?.responses['412']?.headers).toHaveProperty('ETag');
+      expect(Object.keys(create?.responses ?? {})).toEqual(expect.arrayContaining(['201', '409', '422']));
+      expect(create?.responses['201']?.headers).toHaveProperty('Idempotent-Replayed');
+      for (const operation of [item?.get, item?.patch, item?.delete, create]) {
+        for (const response of Object.values(operation?.responses ?? {})) expect(response.headers?.['Cache-Control']?.schema).toEqual({ type: 'string', const: cacheControl });
+      }
+      expect(document.paths['/posts']?.get?.responses['200']?.headers).toBeUndefined();
+    }
+  });
+
+  it('documents 428 only on a server that requires writes to be conditional', () => {
+    const required = createOpenApiDocument(apiRoutes, { postAccess: postAccessPolicy('open'), safeWriteRules: { requirePrecondition: true, idempotencyTtlMs: 1, idempotencyLeaseMs: 1 } });
+    for (const method of ['patch', 'delete'] as const) {
+      expect(open.paths['/posts/{id}']?.[method]?.responses).not.toHaveProperty('428');
+      expect(required.paths['/posts/{id}']?.[method]?.responses['428']?.content?.['application/json'].examples).toHaveProperty('PreconditionRequired');
+      expect(required.paths['/posts/{id}']?.[method]?.description).toContain('428');
+    }
+  });
+
   it("carries the adapter package's version", () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(open.info.version).toBe(API_VERSION);

@@ -1,4 +1,4 @@
-import { isOffered, type PostAccessMode } from '@inkwell/domain';
+import { isOffered } from '@inkwell/domain';
 import type { BodyDeclaration, DocumentedServer, RouteDocs } from './route-docs.js';
 import { componentOf, converter } from './components.js';
 import { badRequest, ref } from './responses.js';
@@ -7,12 +7,14 @@ import type { HttpMethod, OpenApiOperation, OpenApiParameter, OpenApiPaths } fro
 /** Hono's `/posts/:id` as OpenAPI writes it: `/posts/{id}`. */
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
-/** The operation of `route` in `mode`: what it writes, with its request body and query parameters from its declaration. */
-function operationOf(route: RouteDocs, mode: PostAccessMode): OpenApiOperation {
+/** The operation of `route` on `server`: what it writes, with its request body, query and header parameters from its declaration. */
+function operationOf(route: RouteDocs, server: DocumentedServer): OpenApiOperation {
+  const mode = server.postAccess.mode;
   const body: BodyDeclaration | undefined = typeof route.body === 'function' ? route.body(mode) : route.body;
   const query = route.query;
   const { parameters: written, responses, ...head } = route.operation({
     mode,
+    preconditionRequired: server.safeWriteRules?.requirePrecondition ?? false,
     schema: (schema) => converter.toSchema(schema),
     badRequest: (invalidSample, also) => {
       const schema = body?.schema ?? query?.schema;
@@ -20,10 +22,14 @@ function operationOf(route: RouteDocs, mode: PostAccessMode): OpenApiOperation {
       return badRequest(schema, invalidSample, body !== undefined, also);
     },
   });
-  const parameters =
+  const headers = Object.entries(route.headers ?? {}).map(
+    ([name, { description, schema }]): OpenApiParameter => ({ name, in: 'header', required: false, description, schema }),
+  );
+  const listed =
     written ??
     (query &&
       converter.queryParameters(query.schema).map((parameter): OpenApiParameter => ({ ...parameter, description: query.descriptions[parameter.name] })));
+  const parameters = headers.length > 0 ? [...(listed ?? []), ...headers] : listed;
   // In the document's key order: what the route writes, then parameters, requestBody, responses.
   return {
     ...head,
@@ -47,7 +53,7 @@ export function openApiPaths(routes: readonly RouteDocs[], server: DocumentedSer
   const paths: Record<string, Partial<Record<HttpMethod, OpenApiOperation>>> = {};
   for (const route of routes) {
     if (route.serves !== undefined && !isOffered(route.serves, server)) continue;
-    (paths[openApiPath(route.path)] ??= {})[route.method] = operationOf(route, server.postAccess.mode);
+    (paths[openApiPath(route.path)] ??= {})[route.method] = operationOf(route, server);
   }
   return paths;
 }

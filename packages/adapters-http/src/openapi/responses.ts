@@ -164,6 +164,41 @@ export const sentTokenRefused = unauthorized(
   'An `Authorization` header was sent and fails the `GET /me` rules: it is not `Bearer` credentials, its token fails verification or its session ended, or its account is deleted. Without the header the request is anonymous.',
 );
 
+/** The `ETag` of an answer that carries one post, or of a 412: the version the post is at. */
+export const etagHeader: Readonly<Record<string, OpenApiHeader>> = {
+  ETag: {
+    description:
+      "The post's version, a strong entity tag: opaque, quoted, and new at every change. Send it back in `If-Match` to change or delete the post only as you saw it, or in `If-None-Match` to read it only if it changed.",
+    schema: { type: 'string', pattern: '^"(0|[1-9][0-9]*)"$' },
+  },
+};
+
+/** The header of the answer kept for an idempotency key, when it is given again. */
+export const idempotentReplayed: Readonly<Record<string, OpenApiHeader>> = {
+  'Idempotent-Replayed': {
+    description: '`true` when the answer is the one kept for the request first sent with this `Idempotency-Key`, given again; absent otherwise.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+/** The `Cache-Control` of every answer about one post, by posts access mode. */
+export const POST_CACHE_CONTROL = { open: 'no-cache', owner: 'private, no-cache' } as const;
+
+/**
+ * `responses` with the `Cache-Control` of an answer about one post documented on each: a cache
+ * must ask again before using one (`no-cache`), and with owned posts, where the answer depends on
+ * the token, only the client's own cache may keep it (`private`).
+ */
+export function withPostCaching(responses: Readonly<Record<string, OpenApiResponse>>, mode: keyof typeof POST_CACHE_CONTROL): Record<string, OpenApiResponse> {
+  const value = POST_CACHE_CONTROL[mode];
+  return withHeaders(responses, {
+    'Cache-Control': {
+      description: `\`${value}\`: a cache must ask again (\`If-None-Match\`) before it uses the answer${mode === 'owner' ? ", and only the client's own cache may keep it, since it depends on the token" : ''}.`,
+      schema: { type: 'string', const: value },
+    },
+  });
+}
+
 /** The header of an answer no shared cache may keep, saying what it carries (`why`). */
 function noStoreHeader(why: string): Readonly<Record<string, OpenApiHeader>> {
   return {
@@ -182,8 +217,12 @@ export function withNoStore(
   responses: Readonly<Record<string, OpenApiResponse>>,
   why = 'the answer carries a token or an account',
 ): Record<string, OpenApiResponse> {
-  const header = noStoreHeader(why);
+  return withHeaders(responses, noStoreHeader(why));
+}
+
+/** `responses` with `headers` documented on every one of them. */
+function withHeaders(responses: Readonly<Record<string, OpenApiResponse>>, headers: Readonly<Record<string, OpenApiHeader>>): Record<string, OpenApiResponse> {
   return Object.fromEntries(
-    Object.entries(responses).map(([status, response]) => [status, { ...response, headers: { ...response.headers, ...header } }]),
+    Object.entries(responses).map(([status, response]) => [status, { ...response, headers: { ...response.headers, ...headers } }]),
   );
 }

@@ -1,15 +1,15 @@
 import type { PostAccessMode, UseCaseDeps, UseCaseName } from '@inkwell/domain';
 import type * as v from 'valibot';
-import type { AnySchema } from './converter.js';
+import type { AnySchema, JsonSchema } from './converter.js';
 import type { HttpMethod, OpenApiOperation, OperationContext } from './types.js';
 
 // What the OpenAPI document reads of a route (routes/route-table.ts declares routes with these).
 
 /**
- * What the document describes of the server that serves it, as far as which routes exist goes:
- * its posts access policy, and whether mail is on (an outbox).
+ * What the document describes of the server that serves it: its posts access policy, whether
+ * mail is on (an outbox), and whether writes must be conditional (its safe-write rules).
  */
-export type DocumentedServer = Pick<UseCaseDeps, 'postAccess' | 'outbox'>;
+export type DocumentedServer = Pick<UseCaseDeps, 'postAccess' | 'outbox' | 'safeWriteRules'>;
 
 /** The JSON body a route takes: the domain's schema that validates it, and an example for the document. */
 export interface BodyDeclaration<S extends AnySchema = AnySchema> {
@@ -27,6 +27,13 @@ export interface QueryDeclaration<S extends ObjectSchema = ObjectSchema> {
   readonly schema: S;
   readonly descriptions: { readonly [Name in keyof S['entries']]: string };
 }
+
+/**
+ * The request headers a route reads besides those every route may (`Authorization`,
+ * `Content-Type`), by name as HTTP spells it: each documented as an optional header parameter, and
+ * typed for the client as an optional `header` input.
+ */
+export type HeaderDeclaration = Readonly<Record<string, { readonly description: string; readonly schema: JsonSchema }>>;
 
 /** A route's body, the same in every access mode or chosen by the mode (`POST /posts`). */
 export type BodyByMode<B extends BodyDeclaration = BodyDeclaration> = B | ((mode: PostAccessMode) => B);
@@ -49,6 +56,8 @@ export interface RouteDocs {
   readonly body?: BodyByMode;
   /** The query the route reads; it types the client's `query` and documents `parameters`. */
   readonly query?: QueryDeclaration;
+  /** The request headers the route reads; they type the client's `header` and are documented among `parameters`. */
+  readonly headers?: HeaderDeclaration;
   /** The route's OpenAPI operation in one access mode; called only when the document is built. */
   readonly operation: (context: OperationContext) => OperationDocs;
 }

@@ -1,4 +1,5 @@
 import type { DomainErrorCode, PostAccessMode } from '@inkwell/domain';
+import type { HttpFailure } from '../http-errors.js';
 import type { AnySchema, JsonSchema } from './converter.js';
 
 /** The version in `info.version`: the adapter package's own (a test keeps them equal). */
@@ -30,7 +31,7 @@ export interface OpenApiResponse {
 
 export interface OpenApiParameter {
   readonly name: string;
-  readonly in: 'query' | 'path';
+  readonly in: 'query' | 'path' | 'header';
   readonly required: boolean;
   readonly description?: string;
   readonly schema: JsonSchema;
@@ -63,15 +64,17 @@ export interface OpenApiDocument {
   };
 }
 
-/** The 400s a route answers besides validation and malformed bodies: the domain's codes, and when. */
+/** The 400s a route answers besides validation and malformed bodies: the domain's codes or HTTP's own, and when. */
 export interface OtherBadRequests {
-  readonly failures: readonly DomainErrorCode[];
+  readonly failures: readonly (DomainErrorCode | HttpFailure)[];
   readonly description: string;
 }
 
 /** What a route's operation is written with (routes/route-table.ts): the mode it documents, and the converter. */
 export interface OperationContext {
   readonly mode: PostAccessMode;
+  /** Whether the server requires changes and deletions of posts to be conditional (`POSTS_REQUIRE_PRECONDITION`). */
+  readonly preconditionRequired: boolean;
   /** `schema` as a JSON Schema of the document, referring to its components. */
   readonly schema: (schema: AnySchema) => JsonSchema;
   /**

@@ -10,28 +10,38 @@ import {
   updatePost,
   type PostAccessMode,
 } from '@inkwell/domain';
+import type { Context } from 'hono';
+import type { HttpDeps } from '../http-deps.js';
+import { IDEMPOTENT_REPLAYED } from '../http-errors.js';
 import {
+  POST_CACHE_CONTROL,
   bearerOperation,
   bodyFailures,
   errorResponse,
+  etagHeader,
+  idempotentReplayed,
   json,
   optionalBearerOperation,
   postWriteFailures,
   publicOperation,
   ref,
+  retryAfter,
   sentTokenRefused,
   serverFailures,
   tokenRequired,
   withNoStore,
+  withPostCaching,
 } from '../openapi/responses.js';
 import { PostEnvelopeSchema } from '../openapi/response-schemas.js';
 import type { OpenApiOperation, OpenApiParameter, OpenApiResponse } from '../openapi/types.js';
+import { idempotencyKeyOf, ifMatchOf, notModified } from '../request/conditions.js';
 import { clientOf } from '../request/client-address.js';
 import { credentialsOf } from '../request/credentials.js';
 import { queryValues } from '../request/query-values.js';
+import { entityTag } from '../response/entity-tags.js';
 import { pageAnswer } from '../response/page-answer.js';
-import { lazyBody } from './lazy-body.js';
-import { RouteTable, type QueryDeclaration } from './route-table.js';
+import { idempotentBody, lazyBody } from './lazy-body.js';
+import { RouteTable, type HeaderDeclaration, type QueryDeclaration } from './route-table.js';
 
 /** The query of a paged list of posts (`GET /posts`, `GET /me/posts`). */
 const listQuery = {
@@ -52,8 +62,71 @@ const postId: OpenApiParameter = {
   schema: { type: 'string' },
 };
 
+/** `If-Match` on a change or a deletion. */
+const ifMatchHeader = {
+  'If-Match': {
+    description:
+      'Applies the request only if the post is still at the version this names: the `ETag` of an answer that carried the post (or `*`, any version of a post that exists). Otherwise the answer is 412 with the current `ETag`, and nothing changes. A value that is neither `*` nor a list of entity tags is 400.',
+    schema: { type: 'string' },
+  },
+} as const satisfies HeaderDeclaration;
+
+/** `If-None-Match` on a read. */
+const ifNoneMatchHeader = {
+  'If-None-Match': {
+    description: 'The `ETag` of the post as the client has it (or `*`): while the post is still at that version, the answer is 304 without a body.',
+    schema: { type: 'string' },
+  },
+} as const satisfies HeaderDeclaration;
+
+/** `Idempotency-Key` on a create. */
+const idempotencyKeyHeader = {
+  'Idempotency-Key': {
+    description:
+      "A key of the client's choosing (1 to 255 visible ASCII characters) that makes the create safe to send again: the same request with the same key, within `IDEMPOTENCY_TTL_SECONDS` (24 hours by default), stores nothing more and gets the first answer again, with `Idempotent-Replayed: true`. Keys belong to the caller's account where posts have owners, and to the whole service otherwise.",
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
+  },
+} as const satisfies HeaderDeclaration;
+
+const preconditionFailed = errorResponse(
+  'The post is no longer at the version `If-Match` names: someone changed it meanwhile. Nothing changed; the `ETag` is the version it is at now.',
+  ['PreconditionFailed'],
+  etagHeader,
+);
+
+/** The answers of a conditional change or deletion: 412, and 428 where conditions are required. */
+const conditionFailures = (preconditionRequired: boolean): Record<string, OpenApiResponse> => ({
+  '412': preconditionFailed,
+  ...(preconditionRequired && {
+    '428': errorResponse('This server changes and deletes posts only on a condition: send `If-Match`.', ['PreconditionRequired']),
+  }),
+});
+
 const LIST_DESCRIPTION =
   'Published posts, newest first (then by id, so pages are stable). A page past the last one is empty, with the requested page echoed.';
+
+const INVALID_IF_MATCH = '`If-Match` is neither `*` nor a list of entity tags';
+
+const CONDITIONAL_READ =
+  'The answer carries the post\'s version as its `ETag`; with `If-None-Match` naming it, the answer is 304 without a body while the post is unchanged.';
+
+const IDEMPOTENT_CREATE =
+  'With an `Idempotency-Key`, sending the same request again (after a timeout, say) is safe: the key stores at most one post, the same request again within `IDEMPOTENCY_TTL_SECONDS` (24 hours by default) gets the first answer (201 or 400) with `Idempotent-Replayed: true`, the same request while the first still runs is 409, and another request under the key is 422.';
+
+/** What a change or deletion says of `If-Match`, on a server that requires it or not. */
+function conditionalWrite(required: boolean): string {
+  const condition =
+    'With `If-Match` naming the version the client saw, the request applies only if the post is still at it (412 and nothing changes otherwise), checked after the 404 (and the 401 and 403) and before the body.';
+  return required ? `${condition} This server requires \`If-Match\`: without it the answer is 428.` : condition;
+}
+
+/**
+ * Says the `Cache-Control` of an answer about one post (`POST_CACHE_CONTROL`, by the posts access
+ * mode); called first, so refusals say it too.
+ */
+function cachedAsOnePost(c: Context, deps: HttpDeps): void {
+  c.header('Cache-Control', POST_CACHE_CONTROL[deps.postAccess.mode]);
+}
 
 /** A `POST /posts` body that breaks several rules at once, for the 400 example (what it reports depends on the mode). */
 const invalidNewPost = { title: '', body: 'First post', published: 'yes' };
@@ -168,96 +241,143 @@ export const postRoutes = RouteTable.empty()
     serves: 'createPost',
     // Where posts have owners, `authorId` may be left out: the body is the access policy's.
     body: (mode: PostAccessMode) => ({ schema: postAccessPolicy(mode).newPostSchema, example: postsDocs[mode].create.example }),
+    headers: idempotencyKeyHeader,
     operation: ({ mode, badRequest, schema }) => ({
       operationId: 'createPost',
       summary: 'Create a post',
-      description: postsDocs[mode].create.description,
+      description: `${postsDocs[mode].create.description} ${IDEMPOTENT_CREATE}`,
       tags: ['Posts'],
       ...postsDocs[mode].write,
-      responses: {
-        '201': json('The stored post.', schema(PostEnvelopeSchema)),
-        '400': badRequest(invalidNewPost),
-        ...postsDocs[mode].create.failures,
-        ...postsDocs[mode].writeFailures,
-        ...postWriteFailures,
-        ...bodyFailures,
-        ...serverFailures,
-      },
+      responses: withPostCaching(
+        {
+          '201': { ...json('The stored post, at its first version.', schema(PostEnvelopeSchema)), headers: { ...etagHeader, ...idempotentReplayed } },
+          '400': {
+            ...badRequest(invalidNewPost, { failures: ['InvalidIdempotencyKey'], description: 'the `Idempotency-Key` is not 1 to 255 visible ASCII characters' }),
+            headers: idempotentReplayed,
+          },
+          ...postsDocs[mode].create.failures,
+          ...postsDocs[mode].writeFailures,
+          '409': errorResponse(
+            'The first request with this `Idempotency-Key` is still running: send it again after `Retry-After` seconds.',
+            ['IdempotencyKeyInProgress'],
+            retryAfter,
+          ),
+          '422': errorResponse('This `Idempotency-Key` came first with another request (another body, or another path).', ['IdempotencyKeyReused']),
+          ...postWriteFailures,
+          ...bodyFailures,
+          ...serverFailures,
+        },
+        mode,
+      ),
     }),
-    handler: (deps) => async (c) =>
-      c.json({ post: await createPost(deps, { credentials: credentialsOf(c), body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) }) }, 201),
+    handler: (deps) => async (c) => {
+      cachedAsOnePost(c, deps);
+      const key = idempotencyKeyOf(c);
+      const credentials = credentialsOf(c);
+      const client = clientOf(c, deps.trustProxy);
+      const created = await createPost(deps, key === undefined ? { credentials, client, body: lazyBody(c, deps) } : { credentials, client, ...idempotentBody(c, deps, key) });
+      c.header('ETag', entityTag(created.version));
+      if (created.replayed) c.header(IDEMPOTENT_REPLAYED, 'true');
+      return c.json({ post: created.post }, 201);
+    },
   })
   .add({
     method: 'get',
     path: '/posts/:id',
     serves: 'getPost',
+    headers: ifNoneMatchHeader,
     operation: ({ mode, schema }) => ({
       operationId: 'getPost',
       summary: 'Read a post',
-      description: postsDocs[mode].descriptions.get,
+      description: `${postsDocs[mode].descriptions.get} ${CONDITIONAL_READ}`,
       tags: ['Posts'],
       ...postsDocs[mode].read,
       parameters: [postId],
-      responses: {
-        '200': json('The post.', schema(PostEnvelopeSchema)),
-        '404': postsDocs[mode].notFound,
-        ...postsDocs[mode].readFailures,
-        ...serverFailures,
-      },
+      responses: withPostCaching(
+        {
+          '200': { ...json('The post.', schema(PostEnvelopeSchema)), headers: etagHeader },
+          '304': { description: 'Not modified: `If-None-Match` names the version the post is at (or is `*`). No body.', headers: etagHeader },
+          '404': postsDocs[mode].notFound,
+          ...postsDocs[mode].readFailures,
+          ...serverFailures,
+        },
+        mode,
+      ),
     }),
-    handler: (deps) => async (c) => c.json({ post: await getPost(deps, { credentials: credentialsOf(c), postId: c.req.param('id') }) }, 200),
+    handler: (deps) => async (c) => {
+      cachedAsOnePost(c, deps);
+      const { post, version } = await getPost(deps, { credentials: credentialsOf(c), postId: c.req.param('id') });
+      c.header('ETag', entityTag(version));
+      if (notModified(c, version)) return c.body(null, 304);
+      return c.json({ post }, 200);
+    },
   })
   .add({
     method: 'patch',
     path: '/posts/:id',
     serves: 'updatePost',
     body: { schema: UpdatePostSchema, example: { title: 'Hello again' } },
-    operation: ({ mode, badRequest, schema }) => ({
+    headers: ifMatchHeader,
+    operation: ({ mode, badRequest, schema, preconditionRequired }) => ({
       operationId: 'updatePost',
       summary: 'Change a post',
-      description: postsDocs[mode].descriptions.update,
+      description: `${postsDocs[mode].descriptions.update} ${conditionalWrite(preconditionRequired)}`,
       tags: ['Posts'],
       ...postsDocs[mode].write,
       parameters: [postId],
-      responses: {
-        '200': json('The saved post.', schema(PostEnvelopeSchema)),
-        '400': badRequest({ title: '', published: 'true' }),
-        '404': postsDocs[mode].notFound,
-        ...postsDocs[mode].writeFailures,
-        ...postsDocs[mode].changeFailures,
-        ...postWriteFailures,
-        ...bodyFailures,
-        ...serverFailures,
-      },
-    }),
-    handler: (deps) => async (c) =>
-      c.json(
-        { post: await updatePost(deps, { credentials: credentialsOf(c), postId: c.req.param('id'), body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) }) },
-        200,
+      responses: withPostCaching(
+        {
+          '200': { ...json('The saved post, at its new version.', schema(PostEnvelopeSchema)), headers: etagHeader },
+          '400': badRequest({ title: '', published: 'true' }, { failures: ['InvalidIfMatch'], description: INVALID_IF_MATCH }),
+          '404': postsDocs[mode].notFound,
+          ...postsDocs[mode].writeFailures,
+          ...postsDocs[mode].changeFailures,
+          ...conditionFailures(preconditionRequired),
+          ...postWriteFailures,
+          ...bodyFailures,
+          ...serverFailures,
+        },
+        mode,
       ),
+    }),
+    handler: (deps) => async (c) => {
+      cachedAsOnePost(c, deps);
+      const ifMatch = ifMatchOf(c);
+      const saved = await updatePost(deps, { credentials: credentialsOf(c), postId: c.req.param('id'), ifMatch, body: lazyBody(c, deps), client: clientOf(c, deps.trustProxy) });
+      c.header('ETag', entityTag(saved.version));
+      return c.json({ post: saved.post }, 200);
+    },
   })
   .add({
     method: 'delete',
     path: '/posts/:id',
     serves: 'deletePost',
-    operation: ({ mode }) => ({
+    headers: ifMatchHeader,
+    operation: ({ mode, preconditionRequired }) => ({
       operationId: 'deletePost',
       summary: 'Delete a post',
-      description: postsDocs[mode].descriptions.delete,
+      description: `${postsDocs[mode].descriptions.delete} ${conditionalWrite(preconditionRequired)}`,
       tags: ['Posts'],
       ...postsDocs[mode].write,
       parameters: [postId],
-      responses: {
-        '204': { description: 'Deleted. No body and no content type.' },
-        '404': postsDocs[mode].notFound,
-        ...postsDocs[mode].writeFailures,
-        ...postsDocs[mode].changeFailures,
-        ...postWriteFailures,
-        ...serverFailures,
-      },
+      responses: withPostCaching(
+        {
+          '204': { description: 'Deleted. No body and no content type.' },
+          '400': errorResponse(`${INVALID_IF_MATCH}.`, ['InvalidIfMatch']),
+          '404': postsDocs[mode].notFound,
+          ...postsDocs[mode].writeFailures,
+          ...postsDocs[mode].changeFailures,
+          ...conditionFailures(preconditionRequired),
+          ...postWriteFailures,
+          ...serverFailures,
+        },
+        mode,
+      ),
     }),
     handler: (deps) => async (c) => {
-      await deletePost(deps, { credentials: credentialsOf(c), postId: c.req.param('id'), client: clientOf(c, deps.trustProxy) });
+      cachedAsOnePost(c, deps);
+      const ifMatch = ifMatchOf(c);
+      await deletePost(deps, { credentials: credentialsOf(c), postId: c.req.param('id'), ifMatch, client: clientOf(c, deps.trustProxy) });
       return c.body(null, 204);
     },
   })

@@ -4,10 +4,10 @@ import type { HonoBase } from 'hono/hono-base';
 import type { BlankEnv, BlankInput, BlankSchema, HandlerResponse, Schema } from 'hono/types';
 import type * as v from 'valibot';
 import type { HttpDeps } from '../http-deps.js';
-import type { BodyByMode, BodyDeclaration, QueryDeclaration, RouteDocs } from '../openapi/route-docs.js';
+import type { BodyByMode, BodyDeclaration, HeaderDeclaration, QueryDeclaration, RouteDocs } from '../openapi/route-docs.js';
 import type { HttpMethod } from '../openapi/types.js';
 
-export type { BodyDeclaration, OperationDocs, QueryDeclaration, RouteDocs } from '../openapi/route-docs.js';
+export type { BodyDeclaration, HeaderDeclaration, OperationDocs, QueryDeclaration, RouteDocs } from '../openapi/route-docs.js';
 
 /** The body declared by `B`, whichever mode chose it. */
 type BodyOf<B> = B extends (mode: PostAccessMode) => infer Chosen ? Chosen : B;
@@ -23,11 +23,14 @@ type JsonInput<B> =
 /** What a client sends in the query. */
 type QueryInput<Q> = Q extends QueryDeclaration<infer S> ? { query: v.InferInput<S> } : BlankInput;
 
+/** What a client may send in the request headers the route reads: each optional. */
+type HeaderInput<H> = H extends HeaderDeclaration ? { header?: { [Name in keyof H]?: string } } : BlankInput;
+
 /**
  * The handler's Hono input: what a client sends (`in`, which `hc` types from), and nothing
  * validated (`out`), since the domain validates. Types only: nothing runs per request.
  */
-type RouteInput<B, Q> = { in: JsonInput<B> & QueryInput<Q>; out: BlankInput };
+type RouteInput<B, Q, H> = { in: JsonInput<B> & QueryInput<Q> & HeaderInput<H>; out: BlankInput };
 
 /** A route of the API: its method, path, documentation and handler, in one declaration. */
 export interface Route<
@@ -35,14 +38,16 @@ export interface Route<
   P extends string,
   B extends BodyByMode | undefined,
   Q extends QueryDeclaration | undefined,
+  H extends HeaderDeclaration | undefined,
   R extends HandlerResponse<unknown>,
 > extends RouteDocs {
   readonly method: M;
   readonly path: P;
   readonly body?: B;
   readonly query?: Q;
+  readonly headers?: H;
   /** Builds the handler once per app, from its dependencies; its `c` is typed with the route's input. */
-  readonly handler: (deps: HttpDeps) => (c: Context<BlankEnv, P, RouteInput<B, Q>>) => R;
+  readonly handler: (deps: HttpDeps) => (c: Context<BlankEnv, P, RouteInput<B, Q, H>>) => R;
 }
 
 /** Builds a table's Hono app for one set of dependencies. */
@@ -86,8 +91,9 @@ export class RouteTable<S extends Schema> {
     P extends string,
     B extends BodyByMode | undefined = undefined,
     Q extends QueryDeclaration | undefined = undefined,
+    H extends HeaderDeclaration | undefined = undefined,
     R extends HandlerResponse<unknown> = HandlerResponse<unknown>,
-  >(route: Route<M, P, B, Q, R>) {
+  >(route: Route<M, P, B, Q, H, R>) {
     const previous = this.registration;
     return new RouteTable([...this.routes, route], (deps) => {
       const methods = route.serves === undefined || isOffered(route.serves, deps) ? [route.method] : [];

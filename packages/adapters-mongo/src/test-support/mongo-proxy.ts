@@ -12,7 +12,8 @@ export interface ReplyCorruption {
 
 /**
  * A TCP proxy in front of a MongoDB server that a test can cut and restore, to play a database
- * outage, or make misbehave: withhold its replies, hold them back, or damage them.
+ * outage, or make misbehave: withhold its replies, hold them back, or damage them, or keep a
+ * client's requests from it.
  */
 export interface MongoProxy {
   /** A connection string to the server through the proxy (a direct connection, so no discovery bypasses it). */
@@ -33,6 +34,14 @@ export interface MongoProxy {
   delayQueries(ms: number): void;
   /** Replies damaged so far. */
   readonly corruptedReplies: number;
+  /**
+   * From now on every request (each wire-protocol message from a client) for which `match` is
+   * true is kept from the database and never answered, as if the client stopped right before it
+   * reached the server; null stops it. Requests kept so far stay kept.
+   */
+  withholdRequests(match: ((message: Buffer) => boolean) | null): void;
+  /** Requests withheld so far. */
+  readonly withheldRequests: number;
   /** Stops the proxy for good. */
   close(): Promise<void>;
 }
@@ -52,6 +61,8 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
   let corruption: ReplyCorruption | null = null;
   let corruptedReplies = 0;
   let queryDelayMs = 0;
+  let withhold: ((message: Buffer) => boolean) | null = null;
+  let withheldRequests = 0;
 
   /** Calls `each` with every whole wire-protocol message `socket` sends. */
   const onMessages = (socket: Socket, each: (message: Buffer) => void) => {
@@ -67,11 +78,15 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
     });
   };
 
-  /** Passes each request on, noting which ones are the handshake's; each whole reply as it is, damaged, late, or not at all. */
+  /** Passes each request on unless it is to be withheld, noting which ones are the handshake's; each whole reply as it is, damaged, late, or not at all. */
   const relay = (upstream: Socket, downstream: Socket) => {
     const handshakes = new Set<number>();
     let lastWrite = 0;
     onMessages(downstream, (request) => {
+      if (withhold?.(request)) {
+        withheldRequests++;
+        return;
+      }
       if (isHandshake(request)) handshakes.add(request.readInt32LE(4));
       upstream.write(request);
     });
@@ -143,6 +158,12 @@ export async function startMongoProxy(targetUrl: string): Promise<MongoProxy> {
     },
     get corruptedReplies() {
       return corruptedReplies;
+    },
+    withholdRequests: (match) => {
+      withhold = match;
+    },
+    get withheldRequests() {
+      return withheldRequests;
     },
     close: stop,
   };

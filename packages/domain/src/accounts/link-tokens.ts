@@ -1,3 +1,5 @@
+import { randomBase64Url, sha256 } from '../shared/digests.js';
+
 /** The bytes of a mailed link's token: 256 random bits. */
 const LINK_TOKEN_BYTES = 32;
 
@@ -7,7 +9,7 @@ const LINK_TOKEN_BYTES = 32;
  * the account keeps only its hash (`hashLinkToken`).
  */
 export function newLinkToken(): string {
-  return toBase64Url(crypto.getRandomValues(new Uint8Array(LINK_TOKEN_BYTES)));
+  return randomBase64Url(LINK_TOKEN_BYTES);
 }
 
 /**
@@ -16,11 +18,5 @@ export function newLinkToken(): string {
  * it lets a token be found by its hash in one indexed look-up.
  */
 export async function hashLinkToken(token: string): Promise<string> {
-  return toBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))));
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return sha256(token);
 }

@@ -30,4 +30,26 @@ export interface UseCaseRequest {
    * or could not be renewed in time): delivery then stops, sending nothing more. Never, when omitted.
    */
   readonly lease?: AbortSignal;
+  /** The versions a change or deletion is conditional on (HTTP's `If-Match`); unconditional when omitted. */
+  readonly ifMatch?: VersionCondition;
+  /** The idempotency key a create came with, and its request; a create without one runs every time. */
+  readonly idempotency?: IdempotentRequest;
+}
+
+/**
+ * Which versions of a post a write is conditional on: `'*'`, whatever version a post that exists
+ * is at, or those listed (an empty list matches none).
+ */
+export type VersionCondition = '*' | readonly number[];
+
+/** A create sent with an idempotency key: the key, and what tells one request from another. */
+export interface IdempotentRequest {
+  /** The key as the client sent it; stored only as a hash, with the account (or the service) it belongs to. */
+  readonly key: string;
+  /**
+   * The request, as the bytes that make it itself (over HTTP: its method, path and body bytes):
+   * two requests are the same exactly when these are. Read once, when the use case reaches the
+   * key (after the caller is settled), and may fail as reading the body does.
+   */
+  readonly request: () => Promise<Uint8Array>;
 }

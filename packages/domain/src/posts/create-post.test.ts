@@ -17,7 +17,7 @@ function validInput(overrides: Record<string, unknown> = {}): Record<string, unk
 describe('createPost', () => {
   it('stores and returns exactly the seven fields, published false by default, both timestamps from the clock', async () => {
     const { deps, posts } = setup();
-    const post = await createPost(deps, { body: bodyOf(validInput()) });
+    const { post: post } = await createPost(deps, { body: bodyOf(validInput()) });
     expect(post).toStrictEqual({
       id: expect.any(String),
       title: 'Hello',
@@ -29,35 +29,35 @@ describe('createPost', () => {
     });
     expect(Object.keys(post).sort()).toEqual(['authorId', 'body', 'createdAt', 'id', 'published', 'title', 'updatedAt']);
     expect(post.id.length).toBeGreaterThan(0);
-    expect(await posts.findById(post.id)).toStrictEqual(post);
+    expect((await posts.findById(post.id))?.post).toStrictEqual(post);
   });
 
   it.each([true, false])('stores published: %s as given', async (published) => {
     const { deps, posts } = setup();
-    const post = await createPost(deps, { body: bodyOf(validInput({ published })) });
+    const { post: post } = await createPost(deps, { body: bodyOf(validInput({ published })) });
     expect(post.published).toBe(published);
-    expect((await posts.findById(post.id))?.published).toBe(published);
+    expect((await posts.findById(post.id))?.post.published).toBe(published);
   });
 
   it('reads the clock at creation time', async () => {
     const { deps, clock } = setup();
     clock.advance(61_000);
-    const post = await createPost(deps, { body: bodyOf(validInput()) });
+    const { post: post } = await createPost(deps, { body: bodyOf(validInput()) });
     expect(post.createdAt).toBe(T0 + 61_000);
     expect(post.updatedAt).toBe(T0 + 61_000);
   });
 
   it('gives each post its own id', async () => {
     const { deps } = setup();
-    const a = await createPost(deps, { body: bodyOf(validInput()) });
-    const b = await createPost(deps, { body: bodyOf(validInput()) });
+    const { post: a } = await createPost(deps, { body: bodyOf(validInput()) });
+    const { post: b } = await createPost(deps, { body: bodyOf(validInput()) });
     expect(a.id).not.toBe(b.id);
   });
 
   it('never takes id, createdAt or updatedAt from the input, and stores no unknown field', async () => {
     const { deps, posts } = setup();
     const insertSpy = vi.spyOn(posts, 'insert');
-    const post = await createPost(deps, { body: bodyOf(validInput({ id: 'chosen-id', createdAt: 1, updatedAt: 2, passwordHash: 'x', tags: ['a'], views: 99 })) });
+    const { post: post } = await createPost(deps, { body: bodyOf(validInput({ id: 'chosen-id', createdAt: 1, updatedAt: 2, passwordHash: 'x', tags: ['a'], views: 99 })) });
     expect(insertSpy).toHaveBeenCalledWith({
       title: 'Hello',
       body: 'World',
@@ -68,7 +68,7 @@ describe('createPost', () => {
     });
     expect(post.id).not.toBe('chosen-id');
     expect(await posts.findById('chosen-id')).toBeNull();
-    expect(await posts.findById(post.id)).toStrictEqual({
+    expect((await posts.findById(post.id))?.post).toStrictEqual({
       id: post.id,
       title: 'Hello',
       body: 'World',
@@ -82,14 +82,14 @@ describe('createPost', () => {
   it('stores strings exactly as sent: no trimming, unicode and control characters kept', async () => {
     const { deps, posts } = setup();
     const input = { title: '  Spaced title  ', body: '\n Body with 🎉 and \u0000 \n', authorId: ' author ' };
-    const post = await createPost(deps, { body: bodyOf(input) });
-    expect(await posts.findById(post.id)).toMatchObject(input);
+    const { post: post } = await createPost(deps, { body: bodyOf(input) });
+    expect((await posts.findById(post.id))?.post).toMatchObject(input);
   });
 
   describe('validation', () => {
     it.each([1, 200])('accepts a title of %i characters', async (length) => {
       const { deps } = setup();
-      const post = await createPost(deps, { body: bodyOf(validInput({ title: 't'.repeat(length) })) });
+      const { post: post } = await createPost(deps, { body: bodyOf(validInput({ title: 't'.repeat(length) })) });
       expect(post.title).toHaveLength(length);
     });
 

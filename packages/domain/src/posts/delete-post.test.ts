@@ -7,8 +7,8 @@ import { rejection } from '../test-support/rejection.js';
 
 async function setup() {
   const deps = inMemoryDeps();
-  const draft = await createPost(deps, { body: bodyOf({ title: 'Draft', body: 'b', authorId: 'a1' }) });
-  const live = await createPost(deps, { body: bodyOf({ title: 'Live', body: 'b', authorId: 'a1', published: true }) });
+  const { post: draft } = await createPost(deps, { body: bodyOf({ title: 'Draft', body: 'b', authorId: 'a1' }) });
+  const { post: live } = await createPost(deps, { body: bodyOf({ title: 'Live', body: 'b', authorId: 'a1', published: true }) });
   return { posts: deps.posts, draft, live, deps };
 }
 
@@ -17,7 +17,7 @@ describe('deletePost', () => {
     const { deps, posts, draft, live } = await setup();
     await expect(deletePost(deps, { postId: draft.id })).resolves.toBeUndefined();
     expect(await posts.findById(draft.id)).toBeNull();
-    expect(await posts.findById(live.id)).toStrictEqual(live);
+    expect((await posts.findById(live.id))?.post).toStrictEqual(live);
   });
 
   it('deletes a published post, which then leaves the list', async () => {
@@ -39,8 +39,8 @@ describe('deletePost', () => {
     async (_, id) => {
       const { deps, posts, draft, live } = await setup();
       expect((await rejection(deletePost(deps, { postId: id }))).code).toBe('PostNotFound');
-      expect(await posts.findById(draft.id)).toStrictEqual(draft);
-      expect(await posts.findById(live.id)).toStrictEqual(live);
+      expect((await posts.findById(draft.id))?.post).toStrictEqual(draft);
+      expect((await posts.findById(live.id))?.post).toStrictEqual(live);
     },
   );
 });

@@ -3,35 +3,47 @@ import { describe, expect, it, vi } from 'vitest';
 import { idsThatNameNothing } from '../test-support/ids.js';
 import { createPost } from './create-post.js';
 import { getPost } from './get-post.js';
+import { FIRST_POST_VERSION } from './post.js';
+import { updatePost } from './update-post.js';
 import { rejection } from '../test-support/rejection.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 
 async function setup() {
   const deps = inMemoryDeps(T0);
-  const draft = await createPost(deps, { body: bodyOf({ title: 'Draft', body: 'Not yet', authorId: 'a1' }) });
+  const { post: draft } = await createPost(deps, { body: bodyOf({ title: 'Draft', body: 'Not yet', authorId: 'a1' }) });
   deps.clock.advance(1000);
-  const live = await createPost(deps, { body: bodyOf({ title: 'Live', body: 'Out now', authorId: 'a2', published: true }) });
+  const { post: live } = await createPost(deps, { body: bodyOf({ title: 'Live', body: 'Out now', authorId: 'a2', published: true }) });
   return { posts: deps.posts, draft, live, deps };
 }
 
 describe('getPost', () => {
-  it('returns the post with that id, all seven fields', async () => {
+  it('returns the post with that id, all seven fields, and its version', async () => {
     const { deps, live } = await setup();
     expect(await getPost(deps, { postId: live.id })).toStrictEqual({
-      id: live.id,
-      title: 'Live',
-      body: 'Out now',
-      authorId: 'a2',
-      published: true,
-      createdAt: T0 + 1000,
-      updatedAt: T0 + 1000,
+      post: {
+        id: live.id,
+        title: 'Live',
+        body: 'Out now',
+        authorId: 'a2',
+        published: true,
+        createdAt: T0 + 1000,
+        updatedAt: T0 + 1000,
+      },
+      version: FIRST_POST_VERSION,
     });
+  });
+
+  it('answers the version the post is at now, one more for every change', async () => {
+    const { deps, live } = await setup();
+    await updatePost(deps, { postId: live.id, body: bodyOf({ title: 'Once' }) });
+    await updatePost(deps, { postId: live.id, body: bodyOf({}) });
+    expect((await getPost(deps, { postId: live.id })).version).toBe(FIRST_POST_VERSION + 2);
   });
 
   it('returns an unpublished post by id', async () => {
     const { deps, draft } = await setup();
-    const post = await getPost(deps, { postId: draft.id });
+    const { post: post } = await getPost(deps, { postId: draft.id });
     expect(post).toStrictEqual(draft);
     expect(post.published).toBe(false);
   });

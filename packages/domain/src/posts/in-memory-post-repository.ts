@@ -1,5 +1,5 @@
 import { uniqueIds } from '../shared/unique-ids.js';
-import { comparePostsNewestFirst, type Post } from './post.js';
+import { FIRST_POST_VERSION, comparePostsNewestFirst, type NewPost, type Post, type PostVersion, type VersionedPost } from './post.js';
 import type { PostRepository } from './ports.js';
 
 type SortKey = Pick<Post, 'createdAt' | 'id'>;
@@ -59,13 +59,19 @@ function sortedPosts() {
 
 const NO_POSTS = sortedPosts();
 
+/** Whether a post at `version` meets the condition of a write: none, or one of `versions`. */
+function meets(version: PostVersion, versions: readonly PostVersion[] | undefined): boolean {
+  return versions === undefined || versions.includes(version);
+}
+
 /**
  * Posts in process memory, with two kinds of sorted index beside the map by id: the published
- * posts (the public list) and each author's posts, drafts included (`GET /me/posts`). Stored
- * posts are frozen and replaced, never mutated.
+ * posts (the public list) and each author's posts, drafts included (`GET /me/posts`). The map
+ * holds each post with its version, as `findById` answers it. Stored posts are frozen and
+ * replaced, never mutated; every write checks its condition and writes in one synchronous step.
  */
 export function createInMemoryPostRepository(): PostRepository {
-  const byId = new Map<string, Post>();
+  const byId = new Map<string, VersionedPost>();
   const published = sortedPosts();
   const byAuthor = new Map<string, ReturnType<typeof sortedPosts>>();
   const nextId = uniqueIds();
@@ -76,45 +82,56 @@ export function createInMemoryPostRepository(): PostRepository {
     return index;
   }
 
+  function store(id: string, newPost: NewPost): Post {
+    const post: Post = Object.freeze({
+      id,
+      title: newPost.title,
+      body: newPost.body,
+      authorId: newPost.authorId,
+      published: newPost.published,
+      createdAt: newPost.createdAt,
+      updatedAt: newPost.updatedAt,
+    });
+    byId.set(id, Object.freeze({ post, version: FIRST_POST_VERSION }));
+    authorIndex(post.authorId).add(post);
+    if (post.published) published.add(post);
+    return post;
+  }
+
   return {
     async insert(newPost) {
-      const post: Post = Object.freeze({
-        id: nextId(),
-        title: newPost.title,
-        body: newPost.body,
-        authorId: newPost.authorId,
-        published: newPost.published,
-        createdAt: newPost.createdAt,
-        updatedAt: newPost.updatedAt,
-      });
-      byId.set(post.id, post);
-      authorIndex(post.authorId).add(post);
-      if (post.published) published.add(post);
-      return post;
+      return store(nextId(), newPost);
+    },
+    newId: nextId,
+    async insertAs(id, newPost) {
+      return byId.has(id) ? null : store(id, newPost);
     },
     async findById(id) {
       return byId.get(id) ?? null;
     },
-    async update(id, changes) {
-      const existing = byId.get(id);
-      if (!existing) return null;
+    async update(id, changes, versions) {
+      const found = byId.get(id);
+      if (!found || !meets(found.version, versions)) return null;
+      const existing = found.post;
       const post: Post = Object.freeze({
         ...existing,
         title: changes.title ?? existing.title,
         body: changes.body ?? existing.body,
         published: changes.published ?? existing.published,
-        updatedAt: changes.updatedAt,
+        updatedAt: Math.max(changes.updatedAt, existing.updatedAt),
       });
-      byId.set(id, post);
+      const saved: VersionedPost = Object.freeze({ post, version: found.version + 1 });
+      byId.set(id, saved);
       authorIndex(post.authorId).replace(post);
       if (existing.published && !post.published) published.remove(existing);
       if (!existing.published && post.published) published.add(post);
       if (existing.published && post.published) published.replace(post);
-      return post;
+      return saved;
     },
-    async delete(id) {
-      const existing = byId.get(id);
-      if (!existing) return false;
+    async delete(id, versions) {
+      const found = byId.get(id);
+      if (!found || !meets(found.version, versions)) return false;
+      const existing = found.post;
       byId.delete(id);
       const own = authorIndex(existing.authorId);
       own.remove(existing);

@@ -17,9 +17,9 @@ async function setup(postAccess?: PostAccessPolicy) {
   const alice = await signedUpAs(base, 'alice@example.com');
   const bob = await signedUpAs(base, 'bob@example.com');
   const deps = { ...base, ...(postAccess && { postAccess }) };
-  const draft = await createPost(base, { body: bodyOf({ title: 'Draft', body: 'Secret', authorId: alice.userId }) });
-  const live = await createPost(base, { body: bodyOf({ title: 'Live', body: 'Out', authorId: alice.userId, published: true }) });
-  const bobs = await createPost(base, { body: bodyOf({ title: "Bob's", body: 'His', authorId: bob.userId, published: true }) });
+  const { post: draft } = await createPost(base, { body: bodyOf({ title: 'Draft', body: 'Secret', authorId: alice.userId }) });
+  const { post: live } = await createPost(base, { body: bodyOf({ title: 'Live', body: 'Out', authorId: alice.userId, published: true }) });
+  const { post: bobs } = await createPost(base, { body: bodyOf({ title: "Bob's", body: 'His', authorId: bob.userId, published: true }) });
   base.clock.advance(1000);
   return { ...base, deps, alice: alice.credentials, aliceId: alice.userId, bob: bob.credentials, draft, live, bobs };
 }
@@ -46,15 +46,15 @@ describe('post access: open (the contract as written, and the default)', () => {
 
   it("lets anyone read a draft and change or delete anyone's post", async () => {
     const { deps, draft, bobs, posts, alice, bob } = await setup(openPostAccess);
-    expect(await getPost(deps, { postId: draft.id, credentials: bob })).toStrictEqual(draft);
-    expect((await updatePost(deps, { postId: bobs.id, body: bodyOf({ title: 'Mine now' }), credentials: alice })).title).toBe('Mine now');
+    expect((await getPost(deps, { postId: draft.id, credentials: bob })).post).toStrictEqual(draft);
+    expect((await updatePost(deps, { postId: bobs.id, body: bodyOf({ title: 'Mine now' }), credentials: alice })).post.title).toBe('Mine now');
     await deletePost(deps, { postId: draft.id });
     expect(await posts.findById(draft.id)).toBeNull();
   });
 
   it('stores a new post under the authorId of its body, which is required', async () => {
     const { deps, alice } = await setup();
-    expect((await createPost(deps, { body: bodyOf({ title: 'T', body: 'B', authorId: 'someone-else' }), credentials: alice })).authorId).toBe('someone-else');
+    expect((await createPost(deps, { body: bodyOf({ title: 'T', body: 'B', authorId: 'someone-else' }), credentials: alice })).post.authorId).toBe('someone-else');
     expect((await rejection(createPost(deps, { body: bodyOf({ title: 'T', body: 'B' }), credentials: alice }))).issues).toEqual([
       { path: 'authorId', message: 'is required' },
     ]);
@@ -103,7 +103,7 @@ describe('post access: owner', () => {
 
     it('lets an anonymous caller read published posts and the list', async () => {
       const { deps, live } = await setup(ownerPostAccess);
-      expect(await getPost(deps, { postId: live.id })).toStrictEqual(live);
+      expect((await getPost(deps, { postId: live.id })).post).toStrictEqual(live);
       expect((await listPublishedPosts(deps, { query: {} })).posts.map((post) => post.title)).toEqual(["Bob's", 'Live']);
     });
 
@@ -121,14 +121,14 @@ describe('post access: owner', () => {
       }
       expect(body).not.toHaveBeenCalled();
       expect(findSpy).not.toHaveBeenCalled();
-      expect(await posts.findById(live.id)).toStrictEqual(live);
+      expect((await posts.findById(live.id))?.post).toStrictEqual(live);
     });
   });
 
   describe('reading', () => {
     it('shows a draft to its author only; to anyone else it does not exist', async () => {
       const { deps, draft, alice, bob } = await setup(ownerPostAccess);
-      expect(await getPost(deps, { postId: draft.id, credentials: alice })).toStrictEqual(draft);
+      expect((await getPost(deps, { postId: draft.id, credentials: alice })).post).toStrictEqual(draft);
       for (const credentials of [bob, NO_CREDENTIALS]) {
         const error = await rejection(getPost(deps, { postId: draft.id, credentials }));
         expect(error.code).toBe('PostNotFound');
@@ -146,10 +146,10 @@ describe('post access: owner', () => {
   describe('creating', () => {
     it('makes the caller the author when the body leaves authorId out, or names the caller', async () => {
       const { deps, posts, alice, aliceId } = await setup(ownerPostAccess);
-      const post = await createPost(deps, { body: bodyOf({ title: 'Mine', body: 'B' }), credentials: alice });
+      const { post: post } = await createPost(deps, { body: bodyOf({ title: 'Mine', body: 'B' }), credentials: alice });
       expect(post).toMatchObject({ title: 'Mine', authorId: aliceId, published: false });
-      expect(await posts.findById(post.id)).toStrictEqual(post);
-      expect((await createPost(deps, { body: bodyOf({ title: 'Mine', body: 'B', authorId: aliceId }), credentials: alice })).authorId).toBe(aliceId);
+      expect((await posts.findById(post.id))?.post).toStrictEqual(post);
+      expect((await createPost(deps, { body: bodyOf({ title: 'Mine', body: 'B', authorId: aliceId }), credentials: alice })).post.authorId).toBe(aliceId);
     });
 
     it('refuses a body authorId naming anyone else with AuthorIdNotYours, storing nothing', async () => {
@@ -193,7 +193,7 @@ describe('post access: owner', () => {
       expect((await rejection(updatePost(deps, { postId: 'no-such-post', body: bodyOf(body), credentials: bob }))).code).toBe('PostNotFound');
       expect((await rejection(deletePost(deps, { postId: draft.id, credentials: bob }))).code).toBe('PostNotFound');
       expect(body).not.toHaveBeenCalled();
-      expect(await posts.findById(draft.id)).toStrictEqual(draft);
+      expect((await posts.findById(draft.id))?.post).toStrictEqual(draft);
     });
 
     it("refuses another user's published post with NotTheAuthor, without reading the body, changing nothing", async () => {
@@ -203,12 +203,12 @@ describe('post access: owner', () => {
       expect(update.code).toBe('NotTheAuthor');
       expect((await rejection(deletePost(deps, { postId: live.id, credentials: bob }))).code).toBe('NotTheAuthor');
       expect(body).not.toHaveBeenCalled();
-      expect(await posts.findById(live.id)).toStrictEqual(live);
+      expect((await posts.findById(live.id))?.post).toStrictEqual(live);
     });
 
     it('lets the author change and delete their own posts, drafts included; authorId never changes', async () => {
       const { deps, draft, live, posts, clock, alice } = await setup(ownerPostAccess);
-      const saved = await updatePost(deps, { postId: draft.id, body: bodyOf({ title: 'Ready', published: true, authorId: 'bob-id' }), credentials: alice });
+      const { post: saved } = await updatePost(deps, { postId: draft.id, body: bodyOf({ title: 'Ready', published: true, authorId: 'bob-id' }), credentials: alice });
       expect(saved).toStrictEqual({ ...draft, title: 'Ready', published: true, updatedAt: clock.now() });
       expect((await rejection(updatePost(deps, { postId: live.id, body: bodyOf({ title: '' }), credentials: alice }))).code).toBe('ValidationFailed');
       await deletePost(deps, { postId: live.id, credentials: alice });

@@ -4,6 +4,7 @@ import { DomainError, isDomainError } from '../shared/errors.js';
 import { crossing, holdNextCall } from '../test-support/hold.js';
 import { bodyOf, inMemoryDeps } from '../test-support/signed-up.js';
 import { createPost } from './create-post.js';
+import { createInMemoryIdempotencyStore } from './in-memory-idempotency-store.js';
 import { deletePost } from './delete-post.js';
 import { updatePost } from './update-post.js';
 
@@ -24,9 +25,9 @@ const refusal = (error: unknown) => (isDomainError(error) ? { code: error.code, 
 describe('the write budget of posts (postWriteLimits)', () => {
   it('counts creations, changes and deletions of one address together, and refuses the next with TooManyAttempts and the wait, writing nothing', async () => {
     const deps = budgeted(3);
-    const post = await createPost(deps, { body: bodyOf(newPost), client });
+    const { post } = await createPost(deps, { body: bodyOf(newPost), client });
     await updatePost(deps, { postId: post.id, body: bodyOf({ title: 'Changed' }), client });
-    const second = await createPost(deps, { body: bodyOf(newPost), client });
+    const { post: second } = await createPost(deps, { body: bodyOf(newPost), client });
     deps.clock.advance(600_000);
     for (const write of [
       () => createPost(deps, { body: bodyOf(newPost), client }),
@@ -66,8 +67,25 @@ describe('the write budget of posts (postWriteLimits)', () => {
         second = await createPost(deps, { body: bodyOf({ ...newPost, title: 'Second' }), client }).catch((error: unknown) => error);
       },
     );
-    expect(first.title).toBe('First');
+    expect(first.post.title).toBe('First');
     expect(isDomainError(second, 'TooManyAttempts')).toBe(true);
     expect((await deps.posts.listPublished(0, 10)).posts.map((listed) => listed.title)).toEqual(['First']);
+  });
+
+  it('counts every create with an idempotency key before the key is reserved: a stored post, a kept refusal and an answer given again spend it; a key in use gives it back', async () => {
+    const deps = { ...budgeted(3), idempotencyKeys: createInMemoryIdempotencyStore() };
+    const keyed = (key: string, body: unknown) => {
+      const bytes = new TextEncoder().encode(JSON.stringify(body));
+      return createPost(deps, { body: bodyOf(body), client, idempotency: { key, request: () => Promise.resolve(bytes) } });
+    };
+    expect((await keyed('k1', newPost)).replayed).toBe(false);
+    expect(isDomainError(await keyed('k1', { ...newPost, title: 'Another' }).catch((error: unknown) => error), 'IdempotencyKeyReused')).toBe(true);
+    expect(isDomainError(await keyed('k2', { title: '' }).catch((error: unknown) => error), 'ValidationFailed')).toBe(true);
+    expect((await keyed('k1', newPost)).replayed).toBe(true);
+    // Three spent (the post, the kept refusal, the answer given again): the next is refused, and reserves no key.
+    expect(refusal(await keyed('k3', newPost).catch((error: unknown) => error))).toEqual({ code: 'TooManyAttempts', retryAfterSeconds: HOUR });
+    deps.clock.advance(HOUR * 1000);
+    expect((await keyed('k3', newPost)).replayed).toBe(false);
+    expect((await deps.posts.listPublished(0, 10)).posts).toHaveLength(2);
   });
 });

@@ -15,14 +15,19 @@ export interface PostWriteLimits {
  * Runs `write`, one post write of `client`'s: counted against the per-address limit first (past
  * it, `TooManyAttempts` with the wait, and nothing is written; the limit's store unreachable,
  * `StoreUnavailable`), and given back when the write fails (the post gone, the store unreachable),
- * since nothing was written then.
+ * since nothing was written then; unless `spent` says the failure left something stored all the same.
  */
-export async function countedPostWrite<T>(limits: PostWriteLimits | undefined, client: ClientContext | undefined, write: () => Promise<T>): Promise<T> {
+export async function countedPostWrite<T>(
+  limits: PostWriteLimits | undefined,
+  client: ClientContext | undefined,
+  write: () => Promise<T>,
+  spent: (error: unknown) => boolean = () => false,
+): Promise<T> {
   const taken = await takeAttempts([limitedKey(limits?.perAddress, client?.clientAddress)]);
   try {
     return await write();
   } catch (error) {
-    await giveBackAttempts(taken);
+    if (!spent(error)) await giveBackAttempts(taken);
     throw error;
   }
 }

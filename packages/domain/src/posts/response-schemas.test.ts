@@ -18,7 +18,7 @@ describe('post response schemas', () => {
 
   it('accept what the use cases return, and refuse an extra or missing field', async () => {
     const deps = inMemoryDeps();
-    const post = await createPost(deps, { body: bodyOf({ title: 'Hello', body: 'World', authorId: 'a', published: true }) });
+    const { post } = await createPost(deps, { body: bodyOf({ title: 'Hello', body: 'World', authorId: 'a', published: true }) });
     expect(v.parse(PostSchema, post)).toStrictEqual({ ...post });
     expect(v.safeParse(PostPageSchema, await listPublishedPosts(deps, { query: {} })).success).toBe(true);
 

@@ -5,13 +5,14 @@ import { createPost } from './create-post.js';
 import type { PostRepository } from './ports.js';
 import { updatePost } from './update-post.js';
 import { rejection } from '../test-support/rejection.js';
+import { crossing, holdNextCall } from '../test-support/hold.js';
 
 const T0 = Date.UTC(2026, 0, 1, 8, 0, 0, 0);
 const LATER = T0 + 5 * 60_000;
 
 async function setup(published = false) {
   const deps = inMemoryDeps(T0);
-  const original = await createPost(deps, { body: bodyOf({ title: 'Title', body: 'Body', authorId: 'author-1', published }) });
+  const { post: original } = await createPost(deps, { body: bodyOf({ title: 'Title', body: 'Body', authorId: 'author-1', published }) });
   deps.clock.set(LATER);
   return { posts: deps.posts, clock: deps.clock, original, deps };
 }
@@ -20,7 +21,7 @@ describe('updatePost', () => {
   describe('applying changes', () => {
     it('applies title, body and published, sets updatedAt to now, keeps id, authorId and createdAt', async () => {
       const { deps, posts, original } = await setup();
-      const saved = await updatePost(deps, { postId: original.id, body: bodyOf({ title: 'New title', body: 'New body', published: true }) });
+      const { post: saved } = await updatePost(deps, { postId: original.id, body: bodyOf({ title: 'New title', body: 'New body', published: true }) });
       const expected = {
         id: original.id,
         title: 'New title',
@@ -31,7 +32,22 @@ describe('updatePost', () => {
         updatedAt: LATER,
       };
       expect(saved).toStrictEqual(expected);
-      expect(await posts.findById(original.id)).toStrictEqual(expected);
+      expect((await posts.findById(original.id))?.post).toStrictEqual(expected);
+    });
+
+    it('never moves updatedAt backwards when two changes cross: the one timed earlier, saved last, keeps the later time', async () => {
+      const { deps, original } = await setup();
+      const held = holdNextCall(deps.posts, 'update');
+      const first = await crossing(
+        held,
+        () => updatePost(deps, { postId: original.id, body: bodyOf({ title: 'Timed first, saved last' }) }),
+        async () => {
+          deps.clock.set(LATER + 9_000);
+          await updatePost(deps, { postId: original.id, body: bodyOf({ body: 'Timed later, saved first' }) });
+        },
+      );
+      expect(first.post).toStrictEqual({ ...original, title: 'Timed first, saved last', body: 'Timed later, saved first', updatedAt: LATER + 9_000 });
+      expect((await deps.posts.findById(original.id))?.post.updatedAt).toBe(LATER + 9_000);
     });
 
     it.each([
@@ -40,29 +56,29 @@ describe('updatePost', () => {
       [{ published: true }, { published: true }],
     ])('applies only the fields present (%j)', async (input, changed) => {
       const { deps, original } = await setup();
-      const saved = await updatePost(deps, { postId: original.id, body: bodyOf(input) });
+      const { post: saved } = await updatePost(deps, { postId: original.id, body: bodyOf(input) });
       expect(saved).toStrictEqual({ ...original, ...changed, updatedAt: LATER });
     });
 
     it('unpublishes with published: false (a present false is applied, not skipped)', async () => {
       const { deps, original } = await setup(true);
-      const saved = await updatePost(deps, { postId: original.id, body: bodyOf({ published: false }) });
+      const { post: saved } = await updatePost(deps, { postId: original.id, body: bodyOf({ published: false }) });
       expect(saved.published).toBe(false);
     });
 
     it('accepts authorId but never applies it', async () => {
       const { deps, posts, original } = await setup();
       const updateSpy = vi.spyOn(posts, 'update');
-      const saved = await updatePost(deps, { postId: original.id, body: bodyOf({ authorId: 'someone-else', title: 'T2' }) });
+      const { post: saved } = await updatePost(deps, { postId: original.id, body: bodyOf({ authorId: 'someone-else', title: 'T2' }) });
       expect(saved.authorId).toBe('author-1');
       expect(saved.title).toBe('T2');
-      expect(updateSpy).toHaveBeenCalledWith(original.id, { title: 'T2', updatedAt: LATER });
+      expect(updateSpy).toHaveBeenCalledWith(original.id, { title: 'T2', updatedAt: LATER }, undefined);
     });
 
     it('never takes id, createdAt or updatedAt from the input, and ignores unknown fields', async () => {
       const { deps, posts, original } = await setup();
       const updateSpy = vi.spyOn(posts, 'update');
-      const saved = await updatePost(deps, { postId: original.id, body: bodyOf({
+      const { post: saved } = await updatePost(deps, { postId: original.id, body: bodyOf({
         id: 'other-id',
         createdAt: 1,
         updatedAt: 9_999_999_999_999,
@@ -70,22 +86,22 @@ describe('updatePost', () => {
         title: 'T2',
       }) });
       expect(saved).toStrictEqual({ ...original, title: 'T2', updatedAt: LATER });
-      expect(updateSpy).toHaveBeenCalledWith(original.id, { title: 'T2', updatedAt: LATER });
+      expect(updateSpy).toHaveBeenCalledWith(original.id, { title: 'T2', updatedAt: LATER }, undefined);
       expect(await posts.findById('other-id')).toBeNull();
     });
 
     it('saves an empty body {}: only updatedAt moves', async () => {
       const { deps, posts, original } = await setup();
       const updateSpy = vi.spyOn(posts, 'update');
-      const saved = await updatePost(deps, { postId: original.id, body: bodyOf({}) });
+      const { post: saved } = await updatePost(deps, { postId: original.id, body: bodyOf({}) });
       expect(saved).toStrictEqual({ ...original, updatedAt: LATER });
       expect(updateSpy).toHaveBeenCalledTimes(1);
-      expect(await posts.findById(original.id)).toStrictEqual({ ...original, updatedAt: LATER });
+      expect((await posts.findById(original.id))?.post).toStrictEqual({ ...original, updatedAt: LATER });
     });
 
     it('stores strings exactly as sent (no trimming)', async () => {
       const { deps, original } = await setup();
-      const saved = await updatePost(deps, { postId: original.id, body: bodyOf({ title: '  padded  ', body: '\tbody\n' }) });
+      const { post: saved } = await updatePost(deps, { postId: original.id, body: bodyOf({ title: '  padded  ', body: '\tbody\n' }) });
       expect(saved.title).toBe('  padded  ');
       expect(saved.body).toBe('\tbody\n');
     });
@@ -94,17 +110,17 @@ describe('updatePost', () => {
       const { deps, clock, original } = await setup();
       await updatePost(deps, { postId: original.id, body: bodyOf({ title: 'first' }) });
       clock.set(LATER - 3_600_000);
-      const saved = await updatePost(deps, { postId: original.id, body: bodyOf({ title: 'second' }) });
+      const { post: saved } = await updatePost(deps, { postId: original.id, body: bodyOf({ title: 'second' }) });
       expect(saved.title).toBe('second');
       expect(saved.updatedAt).toBe(LATER);
       clock.set(LATER + 1);
-      expect((await updatePost(deps, { postId: original.id, body: bodyOf({}) })).updatedAt).toBe(LATER + 1);
+      expect((await updatePost(deps, { postId: original.id, body: bodyOf({}) })).post.updatedAt).toBe(LATER + 1);
     });
 
     it('keeps updatedAt when the clock reads earlier than the creation time', async () => {
       const { deps, clock, original } = await setup();
       clock.set(T0 - 1);
-      const saved = await updatePost(deps, { postId: original.id, body: bodyOf({}) });
+      const { post: saved } = await updatePost(deps, { postId: original.id, body: bodyOf({}) });
       expect(saved.updatedAt).toBe(T0);
       expect(saved.createdAt).toBe(T0);
     });
@@ -114,14 +130,14 @@ describe('updatePost', () => {
     it('calls the function once after the look-up and applies what it returns', async () => {
       const { deps, original } = await setup();
       const read = vi.fn(async () => ({ title: 'From a function' }));
-      const saved = await updatePost(deps, { postId: original.id, body: read });
+      const { post: saved } = await updatePost(deps, { postId: original.id, body: read });
       expect(read).toHaveBeenCalledTimes(1);
       expect(saved.title).toBe('From a function');
     });
 
     it('awaits an async function', async () => {
       const { deps, original } = await setup();
-      const saved = await updatePost(deps, { postId: original.id, body: async () => ({ body: 'Async body' }) });
+      const { post: saved } = await updatePost(deps, { postId: original.id, body: async () => ({ body: 'Async body' }) });
       expect(saved.body).toBe('Async body');
     });
 
@@ -195,7 +211,7 @@ describe('updatePost', () => {
       expect(error.code).toBe('ValidationFailed');
       expect(error.issues).toEqual([{ path: 'title', message: 'must not be empty' }]);
       expect(updateSpy).not.toHaveBeenCalled();
-      expect(await posts.findById(original.id)).toStrictEqual(original);
+      expect((await posts.findById(original.id))?.post).toStrictEqual(original);
     });
 
     it('applies the create constraints to each present field and lists every problem', async () => {
@@ -213,7 +229,7 @@ describe('updatePost', () => {
 
     it('accepts a title at the 200-character limit', async () => {
       const { deps, original } = await setup();
-      const saved = await updatePost(deps, { postId: original.id, body: bodyOf({ title: 't'.repeat(200) }) });
+      const { post: saved } = await updatePost(deps, { postId: original.id, body: bodyOf({ title: 't'.repeat(200) }) });
       expect(saved.title).toHaveLength(200);
     });
 

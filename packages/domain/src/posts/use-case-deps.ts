@@ -1,7 +1,8 @@
 import type { AccountDeps } from '../accounts/account-deps.js';
 import type { PostAccessPolicy } from './post-access.js';
-import type { PostRepository } from './ports.js';
+import type { IdempotencyStore, PostRepository } from './ports.js';
 import type { PostWriteLimits } from './post-write-limits.js';
+import type { SafeWriteRules } from './safe-writes.js';
 
 /**
  * Every port, policy and rule set a use case may take, in one object: a service builds it once
@@ -17,4 +18,8 @@ export interface UseCaseDeps extends AccountDeps {
   readonly postAccess: PostAccessPolicy;
   /** The write budget of posts per client address; off when omitted. */
   readonly postWriteLimits?: PostWriteLimits;
+  /** Whether writes must be conditional, and how long idempotency keys are kept; `DEFAULT_SAFE_WRITE_RULES` when omitted. */
+  readonly safeWriteRules?: SafeWriteRules;
+  /** Where idempotency keys are kept: a create that comes with a key needs it. */
+  readonly idempotencyKeys?: IdempotencyStore;
 }

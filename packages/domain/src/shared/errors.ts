@@ -32,6 +32,14 @@ export const DOMAIN_ERROR_CODES = [
   'AuthorIdNotYours',
   /** The caller may see the post but not change or delete it. */
   'NotTheAuthor',
+  /** A write was conditional on versions the post is not at: `version` is the one it is at. */
+  'PreconditionFailed',
+  /** A write had to be conditional (the rules require a version to write on) and was not. */
+  'PreconditionRequired',
+  /** An idempotency key came again with another request than the one it was first used for. */
+  'IdempotencyKeyReused',
+  /** An idempotency key came again while the request first sent with it still runs: `retryAfterSeconds` says when to try again. */
+  'IdempotencyKeyInProgress',
   /** A mailed link's token is unknown, used, superseded, expired, or was sent to an address the account no longer has. */
   'InvalidLinkToken',
   /** The account's address is verified already: there is nothing to send a verification for. */
@@ -49,22 +57,42 @@ export const DOMAIN_ERROR_CODES = [
 /** One of `DOMAIN_ERROR_CODES`. */
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 
+/** The facts a `DomainError` may carry besides its code and issues. */
+export interface DomainErrorFacts {
+  /** What caused it (a driver's error), as `Error.cause`. */
+  readonly cause?: unknown;
+  /** When trying again can succeed, in seconds. */
+  readonly retryAfterSeconds?: number;
+  /** The version the post is at (`PreconditionFailed`). */
+  readonly version?: number;
+  /** True when the failure is the answer kept for an idempotency key, given again. */
+  readonly replayed?: boolean;
+}
+
 /**
  * A failure of the closed set, with its facts: `issues` is set, and never empty, exactly when the
  * code is `ValidationFailed`; `retryAfterSeconds` tells a refused caller when trying again can
- * succeed. Its `message` is the code: the words a client reads belong to the adapter that answers it.
+ * succeed; `version` is the post's current version when a conditional write found another;
+ * `replayed` says the failure is the kept answer of an idempotency key's first request. Its
+ * `message` is the code: the words a client reads belong to the adapter that answers it.
  */
 export class DomainError extends Error {
   override readonly name = 'DomainError';
   readonly retryAfterSeconds?: number;
+  /** The version the post is at, for `PreconditionFailed`. */
+  readonly version?: number;
+  /** True for the kept answer of an idempotency key's first request, given again. */
+  readonly replayed?: boolean;
 
   constructor(
     readonly code: DomainErrorCode,
     readonly issues?: readonly ValidationIssue[],
-    options?: { cause?: unknown; retryAfterSeconds?: number },
+    options?: DomainErrorFacts,
   ) {
-    super(code, options);
+    super(code, options?.cause === undefined ? undefined : { cause: options.cause });
     if (options?.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+    if (options?.version !== undefined) this.version = options.version;
+    if (options?.replayed !== undefined) this.replayed = options.replayed;
   }
 }
 

@@ -1,6 +1,7 @@
 import { bearer, type Credentials } from '../accounts/credentials.js';
 import { createInMemoryUserRepository } from '../accounts/in-memory-user-repository.js';
 import { signUp } from '../accounts/sign-up.js';
+import { createInMemoryIdempotencyStore } from '../posts/in-memory-idempotency-store.js';
 import { createInMemoryPostRepository } from '../posts/in-memory-post-repository.js';
 import { createInMemoryOutbox } from '../mail/in-memory-outbox.js';
 import { openPostAccess } from '../posts/post-access.js';
@@ -14,15 +15,16 @@ import { deliverDueMessages, recordingMailSender } from './mail.js';
 export const ALICE = { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery' } as const;
 
 /**
- * Every port the use cases take, in this process: empty in-memory stores of users and posts, a
- * manual clock (starting at `start`), fake tokens that expire by it, a fake hasher, and the open
- * posts policy (a test of another spreads its own over it).
+ * Every port the use cases take, in this process: empty in-memory stores of users, posts and
+ * idempotency keys, a manual clock (starting at `start`), fake tokens that expire by it, a fake
+ * hasher, and the open posts policy (a test of another spreads its own over it).
  */
 export function inMemoryDeps(start?: number) {
   const clock = manualClock(start);
   return {
     users: createInMemoryUserRepository(),
     posts: createInMemoryPostRepository(),
+    idempotencyKeys: createInMemoryIdempotencyStore(),
     clock,
     tokens: fakeTokenService(clock),
     hasher: fakePasswordHasher(),
