@@ -303,6 +303,25 @@ describe('serveNode: a connection holds what its client has not let it pass on',
   });
 });
 
+describe('serveNode: a timeout answered in order', () => {
+  it('answers 408 for headers that never end only after the answer of the request before them, then closes', async () => {
+    const held = heldApp();
+    server = await serveNode(held.app, { host: '127.0.0.1', port: 0, lastRequestsMs: 0, timeouts: { headersMs: 300, requestMs: 600, checkIntervalMs: 50 } });
+    const client = await rawConnection(server.url);
+    client.socket.write('GET /held/slow HTTP/1.1\r\nHost: x\r\n\r\nGET /seen/never HTTP/1.1\r\nHost: x\r\n');
+    await vi.waitFor(() => expect(held.started.has('slow')).toBe(true));
+    // Well past the header timeout: the 408 waits for the answer before it.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(client.answers()).toEqual([]);
+    held.release('slow');
+    await vi.waitFor(() => expect(client.ended()).toBe(true), { timeout: 5_000 });
+    expect(client.answers().map(({ status, body }) => ({ status, body }))).toEqual([
+      { status: 200, body: '{"name":"slow"}' },
+      { status: 408, body: '{"error":"Request timeout"}' },
+    ]);
+  });
+});
+
 describe('serveNode: CONNECT', () => {
   it('answers 405 after the answers of the requests before it, and outlives a client gone meanwhile', async () => {
     const held = heldApp();
