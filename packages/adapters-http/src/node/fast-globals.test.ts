@@ -3,6 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
+/** A child process that loads TypeScript through tsx, serves and probes: seconds on a busy machine. */
+const CHILD_TIMEOUT = { timeout: 30_000 };
+
 const run = promisify(execFile);
 const child = fileURLToPath(new URL('../test-support/globals-child.ts', import.meta.url));
 
@@ -31,7 +34,7 @@ const STILL_TELLS = [
 ];
 
 describe('the globals, probed before serveNode, while it serves and after close() (globals-probes.ts)', () => {
-  it('differ on the fast path only in what docs/architecture.md lists, and not at all after close()', async () => {
+  it('differ on the fast path only in what docs/architecture.md lists, and not at all after close()', CHILD_TIMEOUT, async () => {
     const seen = (await report('probes')) as Record<string, Record<string, unknown>>;
     const before = seen.before as Record<string, unknown>;
     expect(Object.keys(before).length).toBeGreaterThanOrEqual(71);
@@ -41,7 +44,7 @@ describe('the globals, probed before serveNode, while it serves and after close(
     expect(differing(seen.after as Record<string, unknown>, before)).toStrictEqual([]);
   });
 
-  it('do not differ at all with the fast path off, not even while serveNode starts', async () => {
+  it('do not differ at all with the fast path off, not even while serveNode starts', CHILD_TIMEOUT, async () => {
     const seen = (await report('probes-off')) as Record<string, Record<string, unknown>>;
     const before = seen.before as Record<string, unknown>;
     expect(differing(seen.during as Record<string, unknown>, before)).toStrictEqual([]);
@@ -53,7 +56,7 @@ describe('the globals, probed before serveNode, while it serves and after close(
 });
 
 describe('a process serving on the fast path, seen from outside the adapter', () => {
-  it('sees Headers, Request, Response and fetch behave as Node’s own, and gets Node’s own back after close()', async () => {
+  it('sees Headers, Request, Response and fetch behave as Node’s own, and gets Node’s own back after close()', CHILD_TIMEOUT, async () => {
     const seen = await report();
     // While two servers serve: only Headers and Response are stand-ins, with Node's prototypes, statics and names.
     expect(seen.identity).toStrictEqual({ replaced: ['Headers', 'Response'], sameStatics: true, samePrototypes: true, sameNames: ['Headers', 'Response', 0, 0] });
@@ -74,7 +77,7 @@ describe('a process serving on the fast path, seen from outside the adapter', ()
     expect(seen.restored).toBe(true);
   });
 
-  it('refuses to start when @hono/node-server was loaded first, and leaves the globals as they were', async () => {
+  it('refuses to start when @hono/node-server was loaded first, and leaves the globals as they were', CHILD_TIMEOUT, async () => {
     const seen = await report('node-server-first');
     expect(seen.failure).toStrictEqual({ error: expect.stringContaining('the fast path is not active: @hono/node-server was loaded before serveNode') });
     expect(seen.globalsKept).toBe(true);
