@@ -128,6 +128,11 @@ export function inTurn(socket: Duplex, response: ServerResponse, run: () => void
   return false;
 }
 
+/** Whether requests parsed on `socket` wait for their turn to run. */
+export function requestsWaiting(socket: Duplex): boolean {
+  return (holds.get(socket)?.waiting.length ?? 0) > 0;
+}
+
 /** `response`'s answer has been handed whole to the kernel: the requests waiting for that room run. */
 export function answerTaken(socket: Duplex, response: ServerResponse): void {
   const held = holds.get(socket);

@@ -164,6 +164,21 @@ describe('serveNode: the drain before a stop', () => {
     ]);
   });
 
+  it('answers every pipelined request already parsed, those waiting for their turn included, closing after the last one', async () => {
+    const held = heldApp();
+    const { url } = await serve(held.app);
+    const client = await rawConnection(url);
+    const names = ['slow', 'a', 'b', 'c', 'd', 'e', 'f'];
+    client.send('/held/slow', ...names.slice(1).map((name) => `/seen/${name}`));
+    await vi.waitFor(() => expect(held.started.size).toBe(UNTAKEN_ANSWERS_MAX));
+    server?.drain();
+    held.release('slow');
+    await vi.waitFor(() => expect(client.ended()).toBe(true));
+    const answers = client.answers();
+    expect(answers.map(({ body }) => body)).toEqual(names.map((name) => `{"name":"${name}"}`));
+    expect(answers.map(({ connection }) => connection)).toEqual([...Array<string>(names.length - 1).fill('keep-alive'), 'close']);
+  });
+
   it('on close, stops accepting connections and lets the request in flight finish', async () => {
     const held = heldApp();
     const { url, port } = await serve(held.app);

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { SECURITY_HEADERS } from '../response/security-headers.js';
 import { MAX_BODY_BYTES } from '../body-limit.js';
-import { cutStalledAnswers, inTurn } from './backpressure.js';
+import { cutStalledAnswers, inTurn, requestsWaiting } from './backpressure.js';
 import { answerClientErrorsWithJson, answerConnectWithJson, answerWithJson, requestErrorResponse } from './client-error-response.js';
 import { ConnectionBudget } from './connection-budget.js';
 import { directAnswers, type DirectAnswers } from './direct-answers.js';
@@ -223,7 +223,8 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     draining.now = true;
     for (const socket of open) {
       const last = lastResponse(socket);
-      if (last !== undefined && !last.headersSent) closeAfter(connections, last);
+      // Requests parsed and waiting for their turn run first: the last of them closes the connection.
+      if (last !== undefined && !last.headersSent && !requestsWaiting(socket)) closeAfter(connections, last);
     }
   };
   let closing: Promise<void> | undefined;
@@ -315,9 +316,9 @@ function requestGate(connections: ClosingConnections, budget: ConnectionBudget, 
     if (dropAfterClose(connections, request)) return;
     budget.began(socket, request);
     lastResponses.set(socket, response);
-    // The client asked to close (or spoke HTTP/1.0 without keep-alive), or the server drains:
-    // nothing after this request runs.
-    if (!response.shouldKeepAlive || draining.now) closeAfter(connections, response);
+    // The client asked to close (or spoke HTTP/1.0 without keep-alive), or the server drains
+    // (and no request parsed before waits behind this one): nothing after this request runs.
+    if (!response.shouldKeepAlive || (draining.now && !requestsWaiting(socket))) closeAfter(connections, response);
     if (request.headers.host === undefined && request.httpVersionMinor === 1) {
       connections.closeAfterAnswer(socket);
       answerWithJson(response, 'BadRequest', SECURITY_HEADERS, { Connection: 'close' });
