@@ -1,9 +1,10 @@
 // What a client that pipelines requests and never reads their answers costs a server process of
-// its own. Node's parser runs every request of a read (64 KiB: some 1 700 short GETs) before it
-// checks whether the answers are piling up, and no timeout cuts a connection whose answers wait to
-// be read, so what those requests hold stays held for as long as the client keeps the connection.
-// The pages a mailed link opens are the cheapest such request (a static answer, no store), so they
-// are what the attack pipelines here; /health costs the same.
+// its own. Node's parser parses every request of a read (64 KiB: some 1 000 of these GETs) at
+// once; the server runs a connection's requests only while at most a few of its answers are not
+// taken, keeps the rest waiting, unrun, without reading more, and resets a connection whose
+// answers are not taken for the request timeout (docs/security.md, "What a client can make the
+// server spend"). The pages a mailed link opens are the cheapest such request (a static answer, no
+// store), so they are what the attack pipelines here; /health costs the same.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_JWT_SECRET } from '../support/fixtures.js';
