@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { pauseReading, stopReading } from './node-internals.js';
@@ -32,6 +32,9 @@ export const UNTAKEN_ANSWER_BYTES = 64 * 1024;
 /** Complete bodies a connection may hold for requests that have not taken them yet, before it stops being read. */
 export const UNCLAIMED_BODY_BYTES = 64 * 1024;
 
+/** What runs a request in its turn. */
+type Run = (request: IncomingMessage, response: ServerResponse) => void;
+
 /** Why a connection is held. */
 interface Holds {
   /** Answers written and waiting behind an earlier answer on the connection. */
@@ -41,7 +44,7 @@ interface Holds {
   /** Responses of requests that run, or ran and whose answers the client has not taken, in order. */
   readonly untaken: ServerResponse[];
   /** Requests parsed and not run yet, waiting for room among the untaken answers, in order. */
-  readonly waiting: { readonly response: ServerResponse; readonly run: () => void }[];
+  readonly waiting: { readonly request: IncomingMessage; readonly response: ServerResponse; readonly run: Run }[];
   /** Whether the socket is paused for the holds above. */
   paused: boolean;
 }
@@ -114,16 +117,16 @@ function roomFor(held: Holds): boolean {
 }
 
 /**
- * Whether the request of `response`, just parsed on `socket`, may run now; when it may not, it
- * waits, and `run` is called once there is room (the connection is not read meanwhile).
+ * Whether `request`, just parsed on `socket`, may run now; when it may not, it waits, and
+ * `run(request, response)` is called once there is room (the connection is not read meanwhile).
  */
-export function inTurn(socket: Duplex, response: ServerResponse, run: () => void): boolean {
+export function inTurn(socket: Duplex, request: IncomingMessage, response: ServerResponse, run: Run): boolean {
   const held = holdsOf(socket);
   if (held.waiting.length === 0 && roomFor(held)) {
     held.untaken.push(response);
     return true;
   }
-  held.waiting.push({ response, run });
+  held.waiting.push({ request, response, run });
   update(socket, held);
   return false;
 }
@@ -143,7 +146,7 @@ export function answerTaken(socket: Duplex, response: ServerResponse): void {
   while (held.waiting.length > 0 && roomFor(held)) {
     const next = held.waiting.shift() as (typeof held.waiting)[number];
     held.untaken.push(next.response);
-    next.run();
+    next.run(next.request, next.response);
     // That request may have closed the connection: what waits behind it never runs.
     if (holds.get(socket) !== held) return;
   }

@@ -328,7 +328,7 @@ function requestGate(connections: ClosingConnections, budget: ConnectionBudget, 
   };
   return (request, response) => {
     if (dropAfterClose(connections, request)) return;
-    if (inTurn(request.socket, response, () => run(request, response))) run(request, response);
+    if (inTurn(request.socket, request, response, run)) run(request, response);
   };
 }
 
