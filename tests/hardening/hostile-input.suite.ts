@@ -394,6 +394,19 @@ export function describeHostileInput(target: ServerTarget): void {
         expectContractAnswer(exchange.responses[1] as RawResponse, 431, 'Request headers too large');
       });
 
+      it('answers the requests pipelined before a CONNECT first, in order, then the 405: a signup gets its 201', { timeout: 30_000 }, async () => {
+        const signup = JSON.stringify({ email: 'before-connect@example.com', name: 'Before', password: PASSWORD });
+        const connect = 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n';
+        const afterSignup = await rawExchange(t.port, [`${request('POST /auth/signup HTTP/1.1', signup)}${connect}`], 2, 20_000);
+        expect(afterSignup.responses.map((raw) => raw.status)).toEqual([201, 405]);
+        expect(afterSignup.closedByServer).toBe(true);
+        expectContractAnswer(afterSignup.responses[1] as RawResponse, 405, 'Method not allowed');
+        // The account exists, once.
+        expect((await t.send('POST', '/auth/signup', signup)).status).toBe(409);
+        const afterGet = await rawExchange(t.port, [`${request('GET /health/live HTTP/1.1')}${request('GET /posts HTTP/1.1')}${connect}GET /posts HTTP/1.1\r\nHost: x\r\n\r\n`], 4);
+        expect(afterGet.responses.map((raw) => raw.status)).toEqual([200, 200, 405]);
+      });
+
       it('still answers ordinary pipelined requests in order, on HTTP/1.1 and HTTP/1.0', async () => {
         const three = await rawExchange(t.port, [`${request('GET /posts?page=1 HTTP/1.1')}${request('GET /posts/no-such-post HTTP/1.1')}${request('GET /nowhere HTTP/1.1')}`], 3);
         expect(three.responses.map((raw) => `${raw.status} ${raw.body}`)).toEqual(['200 ' + three.responses[0]?.body, '404 {"error":"Post not found"}', '404 {"error":"Not found"}']);

@@ -149,18 +149,24 @@ describe('readConfig', () => {
     });
   });
 
-  describe('CONNECTIONS_MAX and LINGERING_CONNECTIONS_MAX', () => {
-    it('default to 1024 open connections, 128 of them lingering', () => {
-      expect(readConfig({}).connections).toStrictEqual({ open: 1024, lingering: 128 });
+  describe('CONNECTIONS_MAX, CONNECTIONS_PER_ADDRESS_MAX and LINGERING_CONNECTIONS_MAX', () => {
+    it('default to 1024 open connections, 256 from one address, 128 of them lingering', () => {
+      expect(readConfig({}).connections).toStrictEqual({ open: 1024, perAddress: 256, lingering: 128 });
     });
 
-    it('read whole numbers, from 1 open connection and from 0 lingering ones (no lingering close)', () => {
-      expect(readConfig({ CONNECTIONS_MAX: '1', LINGERING_CONNECTIONS_MAX: '0' }).connections).toStrictEqual({ open: 1, lingering: 0 });
+    it('read whole numbers, from 1 open connection, from 0 per address (no bound) and from 0 lingering ones (no lingering close)', () => {
+      expect(readConfig({ CONNECTIONS_MAX: '1', CONNECTIONS_PER_ADDRESS_MAX: '0', LINGERING_CONNECTIONS_MAX: '0' }).connections).toStrictEqual({ open: 1, perAddress: 0, lingering: 0 });
+      expect(readConfig({ CONNECTIONS_PER_ADDRESS_MAX: '6' }).connections.perAddress).toBe(6);
+    });
+
+    it('bounds no address with TRUST_PROXY=on, where every connection comes from the proxy', () => {
+      expect(readConfig({ TRUST_PROXY: 'on', CONNECTIONS_PER_ADDRESS_MAX: '6' }).connections).toStrictEqual({ open: 1024, perAddress: 0, lingering: 128 });
     });
 
     it.each([
       ['CONNECTIONS_MAX', '0', 'CONNECTIONS_MAX must be at least 1'],
       ['CONNECTIONS_MAX', 'unlimited', 'CONNECTIONS_MAX must be a whole number'],
+      ['CONNECTIONS_PER_ADDRESS_MAX', '-1', 'CONNECTIONS_PER_ADDRESS_MAX must be a whole number'],
       ['LINGERING_CONNECTIONS_MAX', '-1', 'LINGERING_CONNECTIONS_MAX must be a whole number'],
     ])('refuses %s=%j with one line naming it', (name, value, message) => {
       expect(refusal({ [name]: value }).message).toBe(message);

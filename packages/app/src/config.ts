@@ -54,8 +54,12 @@ export interface Config {
   readonly hashWorkers: number;
   /** Hashing jobs that may wait for a thread before signup and login answer 503. */
   readonly hashQueueMax: number;
-  /** Connections one process holds open at once, and how many of them may be in their lingering close. */
-  readonly connections: { readonly open: number; readonly lingering: number };
+  /**
+   * Connections one process holds open at once, from one client address (0: no bound, as with a
+   * trusted proxy, whose address every connection has), and how many of them may be in their
+   * lingering close.
+   */
+  readonly connections: { readonly open: number; readonly perAddress: number; readonly lingering: number };
   /** Mail (recovery, verification, notices): how it leaves, from whom, where its links point; null when it is off. */
   readonly mail: MailConfig | null;
   /** What mail and e-mail changes may cost: the budgets beside `limits`' reset and verification limits. */
@@ -351,6 +355,7 @@ const EnvSchema = v.object({
   HASH_WORKERS: wholeNumber('HASH_WORKERS', availableParallelism(), 1),
   HASH_QUEUE_MAX: wholeNumber('HASH_QUEUE_MAX', 32),
   CONNECTIONS_MAX: wholeNumber('CONNECTIONS_MAX', 1024, 1),
+  CONNECTIONS_PER_ADDRESS_MAX: wholeNumber('CONNECTIONS_PER_ADDRESS_MAX', 256),
   LINGERING_CONNECTIONS_MAX: wholeNumber('LINGERING_CONNECTIONS_MAX', 128),
   MAIL_URL: v.optional(v.string()),
   MAIL_FROM: v.optional(
@@ -441,7 +446,9 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     webConcurrency: rest.WEB_CONCURRENCY,
     hashWorkers: rest.HASH_WORKERS,
     hashQueueMax: rest.HASH_QUEUE_MAX,
-    connections: { open: rest.CONNECTIONS_MAX, lingering: rest.LINGERING_CONNECTIONS_MAX },
+    // Behind a trusted proxy every connection comes from the proxy's address: clients are told
+    // apart by X-Forwarded-For, per request, and the per-address bound would bound the proxy.
+    connections: { open: rest.CONNECTIONS_MAX, perAddress: rest.TRUST_PROXY ? 0 : rest.CONNECTIONS_PER_ADDRESS_MAX, lingering: rest.LINGERING_CONNECTIONS_MAX },
     mail,
     mailBudgets: budgets,
     mailLinks: {

@@ -75,7 +75,7 @@ export function answerClientErrorsWithJson(server: Server, connections: ClosingC
       return;
     }
     connections.stopParsing(socket);
-    afterRunningAnswers(socket, () => {
+    afterRunningAnswers(socket, connections, () => {
       const inFlight = responseInFlight(socket);
       if (inFlight) {
         if (!inFlight.headersSent) socket.write(clientErrorResponse(error.code, answerHeaders));
@@ -91,26 +91,45 @@ export function answerClientErrorsWithJson(server: Server, connections: ClosingC
 
 /**
  * Calls `then` once `socket` writes no answer of a request whose bytes all arrived (requests
- * still running, pipelined before what the parser refused), or at once; the answer in flight
- * then, if any, is that of the request the refusal is about.
+ * still running, pipelined before what the parser refused or the `CONNECT`), or at once; the
+ * answer in flight then, if any, is that of the request the refusal is about. Answers that are
+ * not out within the lingering close's time bound (a client that does not read them) end the
+ * connection instead.
  */
-function afterRunningAnswers(socket: Duplex, then: () => void): void {
-  const inFlight = responseInFlight(socket);
-  // 'close' follows the response's end, once Node has handed the socket to the next pipelined response, if any.
-  if (inFlight?.req.complete) inFlight.once('close', () => afterRunningAnswers(socket, then));
-  else then();
+function afterRunningAnswers(socket: Duplex, connections: ClosingConnections, then: () => void): void {
+  if (!responseInFlight(socket)?.req.complete) return then();
+  const cut = setTimeout(() => socket.destroy(), connections.bounds.maxMs);
+  cut.unref();
+  const next = () => {
+    const inFlight = responseInFlight(socket);
+    // 'close' follows the response's end, once Node has handed the socket to the next pipelined response, if any.
+    if (inFlight?.req.complete) inFlight.once('close', next);
+    else {
+      clearTimeout(cut);
+      if (!socket.destroyed) then();
+    }
+  };
+  next();
 }
 
 /**
  * Answers a `CONNECT` (a request to open a tunnel, which this server never does) 405 in JSON,
  * with an empty `Allow`: the target is a host and port, not a resource of this API, and allows
  * no method here (RFC 9110 §15.5.6). Node hands such a connection over without parsing it any
- * further; it closes with a lingering close, without reading what follows.
+ * further; the answers of the requests pipelined before the `CONNECT` go out first, in order, then
+ * the 405, and the connection closes with a lingering close, without reading what follows.
  */
 export function answerConnectWithJson(server: Server, connections: ClosingConnections, answerHeaders: AnswerHeaders): void {
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
-    socket.write(rawJsonAnswer('MethodNotAllowed', answerHeaders, { Allow: '' }));
-    connections.linger(socket);
+    // Node hands the socket over without its own 'error' listener: a client gone by the time the
+    // answers before the 405 are out (a write meeting EPIPE or a reset) only ends the connection.
+    socket.on('error', () => socket.destroy());
+    connections.stopParsing(socket);
+    afterRunningAnswers(socket, connections, () => {
+      if (!socket.writable) return;
+      socket.write(rawJsonAnswer('MethodNotAllowed', answerHeaders, { Allow: '' }));
+      connections.linger(socket);
+    });
   });
 }
 

@@ -24,6 +24,15 @@ function app() {
       return c.text('two cookies');
     })
     .get('/raw', () => new Response('made without c', { status: 202, headers: { 'Content-Type': 'text/x-raw' } }))
+    .get('/latin1', (c) => {
+      c.header('X-Name', 'José');
+      return c.text('naïve ✓');
+    })
+    .get('/request-cookies', (c) => {
+      c.header('Cookie', 'a=1', { append: true });
+      c.header('Cookie', 'b=2', { append: true });
+      return c.body(null, 204);
+    })
     .get('/stream', (c) => c.body(Readable.toWeb(Readable.from([Buffer.from('streamed '), Buffer.from('body')])) as ReadableStream, 200));
 }
 
@@ -52,26 +61,29 @@ function dechunked(framed: string): string {
   }
 }
 
-/** One request on a connection of its own, and the answer exactly as it came. */
-function exchange(url: string, method: string, path: string): Promise<Answer> {
+/** One request on a connection of its own, and everything it got back, as bytes. */
+function rawBytes(url: string, method: string, path: string): Promise<Buffer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);
-    socket.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      const split = raw.indexOf('\r\n\r\n');
-      const [statusLine, ...lines] = raw.subarray(0, split).toString('latin1').split('\r\n');
-      const headers = lines.map((line) => {
-        const colon = line.indexOf(':');
-        return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()] as const;
-      });
-      resolve({ status: Number(statusLine?.split(' ')[1]), headers, body: raw.subarray(split + 4) });
-    });
+    socket.on('end', () => resolve(Buffer.concat(chunks)));
     socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`);
   });
+}
+
+/** One request on a connection of its own, and the answer exactly as it came. */
+async function exchange(url: string, method: string, path: string): Promise<Answer> {
+  const raw = await rawBytes(url, method, path);
+  const split = raw.indexOf('\r\n\r\n');
+  const [statusLine, ...lines] = raw.subarray(0, split).toString('latin1').split('\r\n');
+  const headers = lines.map((line) => {
+    const colon = line.indexOf(':');
+    return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()] as const;
+  });
+  return { status: Number(statusLine?.split(' ')[1]), headers, body: raw.subarray(split + 4) };
 }
 
 const header = (answer: Answer, name: string) => answer.headers.filter(([n]) => n === name).map(([, value]) => value);
@@ -93,7 +105,7 @@ describe('answers written directly to Node', () => {
     await reference.close();
   });
 
-  it.each(['/json', '/empty', '/text', '/bytes', '/cookies', '/raw', '/stream'])(
+  it.each(['/json', '/empty', '/text', '/bytes', '/cookies', '/raw', '/stream', '/latin1', '/request-cookies'])(
     'GET %s: the same status, headers and body as @hono/node-server writes',
     async (path) => {
       const [mine, theirs] = await Promise.all([exchange(direct.url, 'GET', path), exchange(reference.url, 'GET', path)]);
@@ -123,6 +135,13 @@ describe('answers written directly to Node', () => {
     const answer = await exchange(direct.url, 'GET', '/cookies');
     expect(header(answer, 'set-cookie')).toStrictEqual(['a=1', 'b=2']);
     expect(header(answer, 'vary').join(', ')).toBe('Accept, Origin');
+  });
+
+  it('writes a Latin-1 header value byte for byte as Node does, one byte a character, beside a UTF-8 body', async () => {
+    const [mine, theirs] = await Promise.all([rawBytes(direct.url, 'GET', '/latin1'), rawBytes(reference.url, 'GET', '/latin1')]);
+    const value = (raw: Buffer) => raw.subarray(raw.indexOf('x-name: ') + 'x-name: '.length, raw.indexOf('\r\n', raw.indexOf('x-name: '))).toString('hex');
+    expect({ mine: value(mine), theirs: value(theirs) }).toStrictEqual({ mine: '4a6f73e9', theirs: '4a6f73e9' });
+    expect(mine.subarray(mine.indexOf('\r\n\r\n') + 4).toString('utf8')).toBe('naïve ✓');
   });
 
   it('writes bytes as they are', async () => {

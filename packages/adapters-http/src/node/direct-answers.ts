@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
+import { markAsUncloneable } from 'node:worker_threads';
 import { LightHeaders } from './light-headers.js';
 
 // Why answers are built and written here: Node's `Response` (undici) turns every body into a
@@ -29,7 +30,9 @@ function isNullBodyStatus(status: number): boolean {
 
 /**
  * A `Response` with a string body or none, a status of 200-599 and `LightHeaders`, kept as those
- * parts until something needs more of it. Its prototype chain includes Node's `Response.prototype`.
+ * parts until something needs more of it. Its prototype chain includes Node's `Response.prototype`
+ * and its `constructor` is that prototype's (the global `Response`); like Node's, it cannot be
+ * cloned or posted (`DataCloneError`).
  */
 export class LightResponse {
   readonly #status: number;
@@ -40,6 +43,7 @@ export class LightResponse {
   #native: Response | undefined;
 
   private constructor(body: string | null, status: number, statusText: string, headers: LightHeaders) {
+    markAsUncloneable(this);
     this.#body = body;
     this.#status = status;
     this.#statusText = statusText;
@@ -61,10 +65,11 @@ export class LightResponse {
       if (typeof init !== 'object' || init === null) return undefined;
       const { headers: given, status: asked, statusText: text } = init as ResponseInit;
       if (given === undefined) headers = new LightHeaders();
-      else if (LightHeaders.isLight(given) || isPlainObject(given)) {
-        headers = new LightHeaders(given);
-        if (!LightHeaders.isLight(headers)) return undefined;
-      } else return undefined;
+      else {
+        const light = LightHeaders.of(given);
+        if (light === undefined) return undefined;
+        headers = light;
+      }
       if (asked !== undefined) {
         if (typeof asked !== 'number' || !Number.isInteger(asked) || asked < 200 || asked > 599) return undefined;
         if (isNullBodyStatus(asked) && typeof body === 'string') return undefined;
@@ -79,17 +84,20 @@ export class LightResponse {
     return new LightResponse(body ?? null, status, statusText, headers);
   }
 
-  /** The parts the writer sends, or undefined when Node's classes hold the answer or its headers. */
-  static parts(response: unknown): { status: number; body: string | null; list: string[] } | undefined {
+  /**
+   * The parts the writer sends (`latin1`: a header value may have characters past ASCII), or
+   * undefined when Node's classes hold the answer or its headers.
+   */
+  static parts(response: unknown): { status: number; body: string | null; list: string[]; latin1: boolean } | undefined {
     if (typeof response !== 'object' || response === null || !(#native in response) || response.#native !== undefined) return undefined;
     const list = LightHeaders.rawList(response.#headers);
-    return list === undefined ? undefined : { status: response.#status, body: response.#body, list };
+    return list === undefined ? undefined : { status: response.#status, body: response.#body, list, latin1: LightHeaders.mayHoldLatin1(response.#headers) };
   }
 
   /** Node's `Response` with these parts; the headers answer from its own from now on. */
   #materialize(): Response {
     if (this.#native !== undefined) return this.#native;
-    const native = new NativeResponse(this.#body, { status: this.#status, statusText: this.#statusText, headers: this.#headers as unknown as Headers });
+    const native = new NativeResponse(this.#body, { status: this.#status, statusText: this.#statusText, headers: LightHeaders.nativeCopy(this.#headers) });
     LightHeaders.adopt(this.#headers, native.headers);
     this.#native = native;
     return native;
@@ -143,13 +151,9 @@ export class LightResponse {
   }
 }
 
-function isPlainObject(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
 Object.setPrototypeOf(LightResponse.prototype, NativeResponse.prototype);
+// Its `constructor` is Node's prototype's: the global `Response`, whichever it is (fast-globals.ts).
+Reflect.deleteProperty(LightResponse.prototype, 'constructor');
 // The body calls (`text`, `json`, `clone`, `arrayBuffer`, … and whatever Node adds) on Node's
 // `Response` with the same parts.
 for (const key of Reflect.ownKeys(NativeResponse.prototype)) {
@@ -178,10 +182,14 @@ for (const key of Reflect.ownKeys(NativeResponse.prototype)) {
     });
   }
 }
+/** Node's own `inspect` of its `Response`, which a light one answers with for a Node `Response` of the same parts. */
+const nativeInspect = (NativeResponse.prototype as unknown as Record<symbol, (...args: unknown[]) => unknown>)[inspect.custom] as (...args: unknown[]) => unknown;
 Object.defineProperty(LightResponse.prototype, inspect.custom, {
-  value(this: LightResponse, depth: number, options: object) {
-    return inspect(LightResponse.copyOf(this), { ...options, depth });
+  value(this: LightResponse, ...args: unknown[]) {
+    return Reflect.apply(nativeInspect, LightResponse.copyOf(this), args);
   },
+  writable: true,
+  configurable: true,
 });
 
 /** Answers written to Node directly, and what tells @hono/node-server that one was. */
@@ -203,7 +211,7 @@ export function directAnswers(alreadySent: Response): DirectAnswers {
   const write: DirectAnswers['write'] = (response, outgoing) => {
     const parts = LightResponse.parts(response);
     if (parts === undefined) return false;
-    const { status, body, list } = parts;
+    const { status, body, list, latin1 } = parts;
     // Kept apart from the answer with a body: one `end(body ?? undefined)` for both measured
     // about 35k more instructions per GET under callgrind (bench/instructions.ts), in five runs of five.
     if (body === null) {
@@ -214,7 +222,9 @@ export function directAnswers(alreadySent: Response): DirectAnswers {
     // As @hono/node-server does: a body gets its length.
     if (!(response as Response).headers.has('content-length')) list.push('content-length', String(Buffer.byteLength(body)));
     outgoing.writeHead(status, list);
-    outgoing.end(body);
+    // Node writes a string body and the head together, in the body's encoding (UTF-8): a head
+    // with a Latin-1 value goes out in Latin-1, as Node writes it, when the body is bytes.
+    outgoing.end(latin1 ? Buffer.from(body) : body);
     return true;
   };
   const sent = Object.freeze({ status: alreadySent.status, body: null, headers: new LightHeaders(Object.fromEntries(alreadySent.headers)) }) as unknown as Response;

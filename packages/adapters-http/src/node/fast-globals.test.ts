@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+
+/** A child process that loads TypeScript through tsx, serves and probes: seconds on a busy machine. */
+const CHILD_TIMEOUT = { timeout: 30_000 };
 
 const run = promisify(execFile);
 const child = fileURLToPath(new URL('../test-support/globals-child.ts', import.meta.url));
@@ -12,8 +15,48 @@ async function report(...args: string[]): Promise<Record<string, unknown>> {
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
+/** The probes whose answers differ between `a` and `b`. */
+function differing(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
+  return Object.keys(a).filter((name) => !isDeepStrictEqual(a[name], b[name]));
+}
+
+/**
+ * What can still tell the stand-ins from Node's classes while a server is open, as
+ * docs/architecture.md lists it: none of it changes what an object holds, what is sent, or what
+ * the objects answer.
+ */
+const STILL_TELLS = [
+  'Object.getPrototypeOf(x) === X.prototype',
+  'the global is the class Node made',
+  'Node’s own objects against the captured class',
+  "Node's methods called on the objects",
+  'Function.prototype.toString of the classes',
+];
+
+describe('the globals, probed before serveNode, while it serves and after close() (globals-probes.ts)', () => {
+  it('differ on the fast path only in what docs/architecture.md lists, and not at all after close()', CHILD_TIMEOUT, async () => {
+    const seen = (await report('probes')) as Record<string, Record<string, unknown>>;
+    const before = seen.before as Record<string, unknown>;
+    expect(Object.keys(before).length).toBeGreaterThanOrEqual(71);
+    const during = differing(seen.during as Record<string, unknown>, before);
+    console.info(`[globals] ${Object.keys(before).length} probes; differing while serving: ${during.length} (${during.join('; ')}); after close(): ${differing(seen.after as Record<string, unknown>, before).length}`);
+    expect(during).toStrictEqual(STILL_TELLS);
+    expect(differing(seen.after as Record<string, unknown>, before)).toStrictEqual([]);
+  });
+
+  it('do not differ at all with the fast path off, not even while serveNode starts', CHILD_TIMEOUT, async () => {
+    const seen = (await report('probes-off')) as Record<string, Record<string, unknown>>;
+    const before = seen.before as Record<string, unknown>;
+    expect(differing(seen.during as Record<string, unknown>, before)).toStrictEqual([]);
+    expect(differing(seen.after as Record<string, unknown>, before)).toStrictEqual([]);
+    // Checked between microtasks and between turns of the event loop, from the call of serveNode to its listening.
+    expect(seen.startup).toStrictEqual({ checks: expect.any(Number), standIns: 0 });
+    expect((seen.startup as { checks: number }).checks).toBeGreaterThanOrEqual(50);
+  });
+});
+
 describe('a process serving on the fast path, seen from outside the adapter', () => {
-  it('sees Headers, Request, Response and fetch behave as Node’s own, and gets Node’s own back after close()', async () => {
+  it('sees Headers, Request, Response and fetch behave as Node’s own, and gets Node’s own back after close()', CHILD_TIMEOUT, async () => {
     const seen = await report();
     // While two servers serve: only Headers and Response are stand-ins, with Node's prototypes, statics and names.
     expect(seen.identity).toStrictEqual({ replaced: ['Headers', 'Response'], sameStatics: true, samePrototypes: true, sameNames: ['Headers', 'Response', 0, 0] });
@@ -34,7 +77,7 @@ describe('a process serving on the fast path, seen from outside the adapter', ()
     expect(seen.restored).toBe(true);
   });
 
-  it('refuses to start when @hono/node-server was loaded first, and leaves the globals as they were', async () => {
+  it('refuses to start when @hono/node-server was loaded first, and leaves the globals as they were', CHILD_TIMEOUT, async () => {
     const seen = await report('node-server-first');
     expect(seen.failure).toStrictEqual({ error: expect.stringContaining('the fast path is not active: @hono/node-server was loaded before serveNode') });
     expect(seen.globalsKept).toBe(true);

@@ -10,9 +10,11 @@ import { LightHeaders } from './light-headers.js';
 // constructors (`Response.json`, `Response.redirect`, `Response.error`), `instanceof` (a light
 // object's prototype chain includes Node's prototype, and Node's objects, `fetch()` results
 // included, pass against the stand-in's `prototype`, which is Node's), subclasses (`class X
-// extends Response` builds Node's objects). `Request` and `fetch` are never touched. While one
-// server or more holds them, the stand-ins are the globals; when the last lets go, the very
-// property descriptors found before are put back.
+// extends Response` builds Node's objects). So that `x.constructor === Response` holds for every
+// object (light ones inherit `constructor` from Node's prototype), the `constructor` of Node's two
+// prototypes is the stand-in while it is the global. `Request` and `fetch` are never touched.
+// While one server or more holds them, the stand-ins are the globals; when the last lets go, the
+// very property descriptors found before are put back, the prototypes' included.
 
 /** Node's own classes, as found when this module loaded. */
 const NativeHeaders: typeof Headers = globalThis.Headers;
@@ -22,7 +24,7 @@ const NativeResponse: typeof Response = globalThis.Response;
 export const FastHeaders: typeof Headers = new Proxy(NativeHeaders, {
   construct(target, args, newTarget) {
     if (newTarget !== FastHeaders) return Reflect.construct(target, args, newTarget) as object;
-    return new LightHeaders(args[0]) as object;
+    return (LightHeaders.of(args[0]) as object | undefined) ?? (Reflect.construct(target, args) as object);
   },
 });
 
@@ -37,6 +39,9 @@ export const FastResponse: typeof Response = new Proxy(NativeResponse, {
 interface Saved {
   readonly headers: PropertyDescriptor | undefined;
   readonly response: PropertyDescriptor | undefined;
+  /** The `constructor` of Node's prototypes. */
+  readonly headersConstructor: PropertyDescriptor | undefined;
+  readonly responseConstructor: PropertyDescriptor | undefined;
 }
 
 let holders = 0;
@@ -50,17 +55,26 @@ let saved: Saved | undefined;
  */
 export function holdFastGlobals(): () => void {
   if (holders++ === 0) {
-    saved = { headers: Object.getOwnPropertyDescriptor(globalThis, 'Headers'), response: Object.getOwnPropertyDescriptor(globalThis, 'Response') };
-    replace('Headers', saved.headers, FastHeaders);
-    replace('Response', saved.response, FastResponse);
+    saved = {
+      headers: Object.getOwnPropertyDescriptor(globalThis, 'Headers'),
+      response: Object.getOwnPropertyDescriptor(globalThis, 'Response'),
+      headersConstructor: Object.getOwnPropertyDescriptor(NativeHeaders.prototype, 'constructor'),
+      responseConstructor: Object.getOwnPropertyDescriptor(NativeResponse.prototype, 'constructor'),
+    };
+    replace(globalThis, 'Headers', saved.headers, FastHeaders);
+    replace(globalThis, 'Response', saved.response, FastResponse);
+    replace(NativeHeaders.prototype, 'constructor', saved.headersConstructor, FastHeaders);
+    replace(NativeResponse.prototype, 'constructor', saved.responseConstructor, FastResponse);
   }
   let released = false;
   return () => {
     if (released) return;
     released = true;
     if (--holders > 0 || saved === undefined) return;
-    restore('Headers', saved.headers, FastHeaders);
-    restore('Response', saved.response, FastResponse);
+    restore(globalThis, 'Headers', saved.headers, FastHeaders);
+    restore(globalThis, 'Response', saved.response, FastResponse);
+    restore(NativeHeaders.prototype, 'constructor', saved.headersConstructor, FastHeaders);
+    restore(NativeResponse.prototype, 'constructor', saved.responseConstructor, FastResponse);
     saved = undefined;
   };
 }
@@ -70,12 +84,12 @@ export function fastGlobalsHeld(): boolean {
   return globalThis.Headers === FastHeaders && globalThis.Response === FastResponse;
 }
 
-function replace(name: 'Headers' | 'Response', found: PropertyDescriptor | undefined, value: unknown): void {
-  Object.defineProperty(globalThis, name, { value, writable: found?.writable ?? true, enumerable: found?.enumerable ?? false, configurable: true });
+function replace(owner: object, name: string, found: PropertyDescriptor | undefined, value: unknown): void {
+  Object.defineProperty(owner, name, { value, writable: found?.writable ?? true, enumerable: found?.enumerable ?? false, configurable: true });
 }
 
-function restore(name: 'Headers' | 'Response', found: PropertyDescriptor | undefined, standIn: unknown): void {
-  if ((globalThis as Record<string, unknown>)[name] !== standIn) return;
-  if (found === undefined) Reflect.deleteProperty(globalThis, name);
-  else Object.defineProperty(globalThis, name, found);
+function restore(owner: object, name: string, found: PropertyDescriptor | undefined, standIn: unknown): void {
+  if (Object.getOwnPropertyDescriptor(owner, name)?.value !== standIn) return;
+  if (found === undefined) Reflect.deleteProperty(owner, name);
+  else Object.defineProperty(owner, name, found);
 }

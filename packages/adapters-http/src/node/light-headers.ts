@@ -1,6 +1,7 @@
 /* eslint-disable prefer-rest-params -- what the arrays do not take reaches Node's methods with
    exactly the arguments given (their count included), and no array is made on the calls they take. */
 import { inspect } from 'node:util';
+import { markAsUncloneable } from 'node:worker_threads';
 
 // Why a Headers of our own: Hono keeps a response's headers in a WHATWG `Headers` from the first
 // `c.header()`, and its middleware (`secureHeaders`, `requestId`, `cors`) set theirs there too.
@@ -14,7 +15,7 @@ import { inspect } from 'node:util';
 // a wrong argument count) hands the headers to a Node `Headers` holding the same entries, which
 // from then on answers every call, errors included: what cannot be done on the arrays is done by
 // Node's own class. It is made the global `Headers` only by fast-globals.ts, behind a stand-in
-// that no other code can tell from Node's own class.
+// that no other code can tell from Node's own class (but in the ways docs/architecture.md lists).
 
 /** `Headers` as Node provides it, the contract kept. */
 const NativeHeaders: typeof Headers = globalThis.Headers;
@@ -27,6 +28,8 @@ const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * (`\0`, CR, LF, code points past U+00FF): values with any of them are left to Node's class.
  */
 const NOT_SENDABLE = /[^\t\x20-\x7e\x80-\xff]/;
+/** Anything but tab and printable ASCII: a value without any is sendable and one byte a character in every encoding. */
+const NOT_PLAIN = /[^\t\x20-\x7e]/;
 
 /** Leading or trailing HTTP whitespace, which a header value loses (WHATWG "normalize"). */
 const OUTER_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
@@ -34,7 +37,7 @@ const OUTER_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 /**
  * What is remembered of a header name as it was spelled: its lower-case form, that form's bit in
  * a `LightHeaders`'s presence mask (-1 past the first 31 lower-case names seen), and the last
- * value set under it.
+ * value set under it when that value was printable ASCII.
  */
 interface KnownName {
   readonly spelling: string;
@@ -82,20 +85,9 @@ function isHttpWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
 
-/**
- * `value` normalised, or undefined when it is no string or holds what Node cannot send. The
- * server sets the same few values on every answer, so the last plain value set under each name
- * is remembered and not checked again.
- */
-function lightValue(name: KnownName, value: unknown): string | undefined {
-  if (value === name.value) return value as string;
-  if (typeof value !== 'string') return undefined;
-  let text = value;
-  if (text.length > 0 && (isHttpWhitespace(text.charCodeAt(0)) || isHttpWhitespace(text.charCodeAt(text.length - 1))))
-    text = text.replace(OUTER_WHITESPACE, '');
-  if (NOT_SENDABLE.test(text)) return undefined;
-  if (text === value && text.length <= MAX_REMEMBERED_VALUE_LENGTH) name.value = text;
-  return text;
+/** The delimiter Node joins the values of one name with: `; ` for `cookie`, `, ` for any other. */
+function delimiterOf(lower: string): string {
+  return lower === 'cookie' ? '; ' : ', ';
 }
 
 /** A record `new Headers(init)` takes as the arrays can: a plain object of string properties only. */
@@ -113,12 +105,13 @@ type Kind = 'key' | 'value' | 'key+value';
 
 /**
  * The WHATWG `Headers` contract (names case-insensitive, values normalised and checked, iteration
- * sorted by lower-case name with repeated names joined by ", " and `set-cookie` kept apart) on
- * two arrays in the order headers were added, or on a Node `Headers` once something the arrays
- * do not take arrived. A response has a dozen or so headers whose lower-case names are the same
- * remembered strings every time, so a scan finds one faster than a hash lookup. Its prototype
- * chain includes Node's `Headers.prototype`, so it passes `instanceof` checks made against Node's
- * own class.
+ * sorted by lower-case name with repeated names joined by ", " (`; ` for `cookie`) and
+ * `set-cookie` kept apart) on two arrays in the order headers were added, or on a Node `Headers`
+ * once something the arrays do not take arrived. A response has a dozen or so headers whose
+ * lower-case names are the same remembered strings every time, so a scan finds one faster than a
+ * hash lookup. Its prototype chain includes Node's `Headers.prototype`, so it passes `instanceof`
+ * checks made against Node's own class, and its `constructor` is Node's prototype's (the global
+ * `Headers`); like Node's, it cannot be cloned or posted (`DataCloneError`).
  */
 export class LightHeaders {
   /**
@@ -134,18 +127,27 @@ export class LightHeaders {
   #mask = 0;
   /** Whether some name has more than one slot (`append`ed again), which `rawList` then joins. */
   #repeated = false;
+  /** Whether some value set had a character past ASCII (Latin-1), which the writer sends as Node does. */
+  #wide = false;
   /** The iteration view, kept until the next change. */
   #sorted: [string, string][] | undefined;
   /** Node's `Headers` that answers every call once set (the arrays are then left empty). */
   #native: Headers | undefined;
+  /**
+   * Once Node's `Headers` answers: each lower-case name's spelling as Node keeps it (in its order),
+   * which its iteration does not show and `fetch` sends.
+   */
+  #spellings: Map<string, string> | undefined;
 
   constructor(init?: unknown) {
+    markAsUncloneable(this);
     if (init === undefined) return;
     if (typeof init === 'object' && init !== null && #native in init && init.#native === undefined) {
       this.#names = init.#names.slice();
       this.#values = init.#values.slice();
       this.#mask = init.#mask;
       this.#repeated = init.#repeated;
+      this.#wide = init.#wide;
       return;
     }
     if (isPlainRecord(init) && this.#fill(init)) return;
@@ -154,16 +156,41 @@ export class LightHeaders {
     this.#native = new NativeHeaders(init as ConstructorParameters<typeof Headers>[0]);
   }
 
+  /** `new Headers(init)` on the arrays, or undefined when the arrays do not take `init` (Node's class must hold it). */
+  static of(init: unknown): LightHeaders | undefined {
+    if (init !== undefined && !isPlainRecord(init) && !LightHeaders.isLight(init)) return undefined;
+    const headers = new LightHeaders(init);
+    return headers.#native === undefined ? headers : undefined;
+  }
+
   /** Adds the record's entries to the arrays; false (half filled) when one is not for them. */
   #fill(record: Record<string, unknown>): boolean {
     for (const name of Object.keys(record)) {
       const known = lightName(name);
       if (known === undefined) return false;
-      const text = lightValue(known, record[name]);
+      const text = this.#lightValue(known, record[name]);
       if (text === undefined) return false;
       this.#appendLight(known, text);
     }
     return true;
+  }
+
+  /**
+   * `value` normalised, or undefined when it is no string or holds what Node cannot send. The
+   * server sets the same few values on every answer, so the last plain value set under each name
+   * is remembered and not checked again.
+   */
+  #lightValue(name: KnownName, value: unknown): string | undefined {
+    if (value === name.value) return value as string;
+    if (typeof value !== 'string') return undefined;
+    let text = value;
+    if (text.length > 0 && (isHttpWhitespace(text.charCodeAt(0)) || isHttpWhitespace(text.charCodeAt(text.length - 1))))
+      text = text.replace(OUTER_WHITESPACE, '');
+    if (NOT_PLAIN.test(text)) {
+      if (NOT_SENDABLE.test(text)) return undefined;
+      this.#wide = true;
+    } else if (text === value && text.length <= MAX_REMEMBERED_VALUE_LENGTH) name.value = text;
+    return text;
   }
 
   /** Whether `value` is a `LightHeaders` still on its arrays. */
@@ -176,6 +203,7 @@ export class LightHeaders {
    * built from them): the response and its headers then share one list.
    */
   static adopt(headers: LightHeaders, native: Headers): void {
+    headers.#spellings = headers.#spelledNames();
     headers.#native = native;
     headers.#clear();
   }
@@ -191,12 +219,18 @@ export class LightHeaders {
   /** Node's `Headers` with the same entries, which answers every call from now on. */
   #materialize(): Headers {
     if (this.#native !== undefined) return this.#native;
-    const native = new NativeHeaders();
-    const names = this.#names;
-    for (let i = 0; i < names.length; i++) native.append((names[i] as KnownName).spelling, this.#values[i] as string);
+    this.#spellings = this.#spelledNames();
+    const native = LightHeaders.nativeCopy(this);
     this.#native = native;
     this.#clear();
     return native;
+  }
+
+  /** Each lower-case name with the spelling Node would keep for it (its first slot's), in the order Node keeps them. */
+  #spelledNames(): Map<string, string> {
+    const spellings = new Map<string, string>();
+    for (const { lower, spelling } of this.#names) if (!spellings.has(lower)) spellings.set(lower, spelling);
+    return spellings;
   }
 
   #clear(): void {
@@ -210,7 +244,7 @@ export class LightHeaders {
   append(name: string, value: string): void {
     if (this.#native === undefined && arguments.length >= 2) {
       const known = lightName(name);
-      const text = known === undefined ? undefined : lightValue(known, value);
+      const text = known === undefined ? undefined : this.#lightValue(known, value);
       if (known !== undefined && text !== undefined) {
         if (!this.#repeated && !this.#absent(known) && this.#slotOf(known.lower, 0) !== -1) this.#repeated = true;
         this.#appendLight(known, text);
@@ -218,18 +252,25 @@ export class LightHeaders {
       }
     }
     Reflect.apply(nativeMethods.append, this.#materialize(), arguments);
+    // Node keeps the spelling a name first came with.
+    const spelling = String(name);
+    const lower = spelling.toLowerCase();
+    if (!this.#spellings?.has(lower)) this.#spellings?.set(lower, spelling);
   }
 
   set(name: string, value: string): void {
     if (this.#native === undefined && arguments.length >= 2) {
       const known = lightName(name);
-      const text = known === undefined ? undefined : lightValue(known, value);
+      const text = known === undefined ? undefined : this.#lightValue(known, value);
       if (known !== undefined && text !== undefined) {
         this.#setLight(known, text);
         return;
       }
     }
     Reflect.apply(nativeMethods.set, this.#materialize(), arguments);
+    // Node keeps the spelling of the last set, in the name's place.
+    const spelling = String(name);
+    this.#spellings?.set(spelling.toLowerCase(), spelling);
   }
 
   get(name: string): string | null {
@@ -241,7 +282,7 @@ export class LightHeaders {
         const names = this.#names;
         let value: string | null = null;
         for (let i = 0; i < names.length; i++)
-          if ((names[i] as KnownName).lower === lower) value = value === null ? (this.#values[i] as string) : `${value}, ${this.#values[i] as string}`;
+          if ((names[i] as KnownName).lower === lower) value = value === null ? (this.#values[i] as string) : `${value}${delimiterOf(lower)}${this.#values[i] as string}`;
         return value;
       }
     }
@@ -271,6 +312,7 @@ export class LightHeaders {
       }
     }
     Reflect.apply(nativeMethods.delete, this.#materialize(), arguments);
+    this.#spellings?.delete(String(name).toLowerCase());
   }
 
   getSetCookie(): string[] {
@@ -281,31 +323,44 @@ export class LightHeaders {
     return cookies;
   }
 
-  forEach(callback: (value: string, name: string, parent: LightHeaders) => void, thisArg: unknown = globalThis): void {
-    // Node's own checks and messages for a missing or uncallable callback.
-    if (typeof callback !== 'function') Reflect.apply(nativeMethods.forEach, new NativeHeaders(), arguments);
-    for (const [name, value] of new LightHeadersIterator(this, 'key+value') as unknown as Iterable<[string, string]>)
-      callback.call(thisArg, value, name, this);
-  }
-
-  entries(): IterableIterator<[string, string]> {
-    return new LightHeadersIterator(this, 'key+value') as unknown as IterableIterator<[string, string]>;
-  }
-
-  keys(): IterableIterator<string> {
-    return new LightHeadersIterator(this, 'key') as unknown as IterableIterator<string>;
-  }
-
-  values(): IterableIterator<string> {
-    return new LightHeadersIterator(this, 'value') as unknown as IterableIterator<string>;
-  }
-
+  // forEach, entries, keys and values are plain functions, as Node's are (below).
+  declare forEach: (callback: (value: string, name: string, parent: LightHeaders) => void, thisArg?: unknown) => void;
+  declare entries: () => IterableIterator<[string, string]>;
+  declare keys: () => IterableIterator<string>;
+  declare values: () => IterableIterator<string>;
   declare [Symbol.iterator]: () => IterableIterator<[string, string]>;
 
   /** The entries as iteration gives them now: sorted by name, repeated names joined (but `set-cookie`). */
   static sortedEntries(headers: LightHeaders): readonly [string, string][] {
     if (headers.#native !== undefined) return [...headers.#native];
     return (headers.#sorted ??= headers.#sortedLight());
+  }
+
+  /**
+   * The entries as Node's `Headers` hands them to another (`fetch`, `new Request`, `new Headers`):
+   * in the order the names came, each under the spelling Node keeps for it, its values joined,
+   * and each `set-cookie` on its own.
+   */
+  static spelledEntries(headers: LightHeaders): [string, string][] {
+    const native = headers.#native;
+    if (native !== undefined) {
+      // Built by Node from an init of another kind, whose spellings only Node knows.
+      if (headers.#spellings === undefined) return [...native];
+      const entries: [string, string][] = [];
+      for (const [lower, spelling] of headers.#spellings) {
+        if (lower === 'set-cookie') for (const cookie of native.getSetCookie()) entries.push([spelling, cookie]);
+        else entries.push([spelling, native.get(lower) ?? '']);
+      }
+      return entries;
+    }
+    const entries: [string, string][] = [];
+    const spellings = headers.#spelledNames();
+    for (const [lower, spelling] of spellings) {
+      if (lower === 'set-cookie') {
+        for (const cookie of headers.getSetCookie()) entries.push([spelling, cookie]);
+      } else entries.push([spelling, headers.get(lower) ?? '']);
+    }
+    return entries;
   }
 
   #sortedLight(): [string, string][] {
@@ -327,7 +382,7 @@ export class LightHeaders {
     for (const i of order) {
       const name = (names[i] as KnownName).lower;
       const last = entries[entries.length - 1];
-      if (last !== undefined && last[0] === name && name !== 'set-cookie') last[1] += `, ${values[i] as string}`;
+      if (last !== undefined && last[0] === name && name !== 'set-cookie') last[1] += `${delimiterOf(name)}${values[i] as string}`;
       else entries.push([name, values[i] as string]);
     }
     return entries;
@@ -382,8 +437,8 @@ export class LightHeaders {
   /**
    * The headers as Node's `writeHead` takes them, `[name, value, name, value, …]`, in the order
    * they were first set, with nothing checked again; undefined once Node's `Headers` holds them.
-   * A name set several times is one line of its values joined by ", ", as the WHATWG view has
-   * it, but `set-cookie`, one line per cookie.
+   * A name set several times is one line of its values joined by ", " (`; ` for `cookie`), as the
+   * WHATWG view has it, but `set-cookie`, one line per cookie.
    */
   static rawList(headers: LightHeaders): string[] | undefined {
     if (headers.#native !== undefined) return undefined;
@@ -398,10 +453,15 @@ export class LightHeaders {
       const name = (names[i] as KnownName).lower;
       if (name !== 'set-cookie' && headers.#slotOf(name, 0) < i) continue;
       let value = values[i] as string;
-      if (name !== 'set-cookie') for (let j = i + 1; j < names.length; j++) if ((names[j] as KnownName).lower === name) value += `, ${values[j] as string}`;
+      if (name !== 'set-cookie') for (let j = i + 1; j < names.length; j++) if ((names[j] as KnownName).lower === name) value += `${delimiterOf(name)}${values[j] as string}`;
       list.push(name, value);
     }
     return list;
+  }
+
+  /** Whether a value set on the arrays may hold a character past ASCII: Node sends the head in Latin-1. */
+  static mayHoldLatin1(headers: LightHeaders): boolean {
+    return headers.#wide;
   }
 }
 
@@ -429,6 +489,8 @@ class LightHeadersIterator {
 
 const iteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())) as object;
 Object.setPrototypeOf(LightHeadersIterator.prototype, iteratorPrototype);
+// Its `constructor` is the iterator prototype's, as for Node's iterators.
+Reflect.deleteProperty(LightHeadersIterator.prototype, 'constructor');
 Object.defineProperty(LightHeadersIterator.prototype, Symbol.toStringTag, { value: 'Headers Iterator', configurable: true });
 Object.defineProperty(LightHeadersIterator.prototype, Symbol.iterator, {
   value: function (this: unknown) {
@@ -438,11 +500,57 @@ Object.defineProperty(LightHeadersIterator.prototype, Symbol.iterator, {
   configurable: true,
 });
 
-Object.setPrototypeOf(LightHeaders.prototype, NativeHeaders.prototype);
-Object.defineProperty(LightHeaders.prototype, Symbol.iterator, { value: LightHeaders.prototype.entries, writable: true, configurable: true });
-Object.defineProperty(LightHeaders.prototype, inspect.custom, {
-  value(this: LightHeaders, depth: number, options: object) {
-    // As Node shows its own: Node's class with the same entries, shown by Node.
-    return inspect(LightHeaders.nativeCopy(this), { ...options, depth });
+// The iteration methods, as plain functions (with a `prototype`) like Node's, and their lengths.
+const functionBind = Function.prototype.bind;
+/**
+ * What `entries` inherits its `bind` from: undici converts a `HeadersInit` (for `fetch`, `new
+ * Request`, `new Response`, Node's `new Headers`) by calling the object's iterator bound to it,
+ * and takes Node's own `Headers` without iterating, as spelled; bound to a `LightHeaders` with
+ * no argument more, `entries` hands it the same (`spelledEntries`), so the names go out as spelled.
+ */
+const spellingFunctions = Object.create(Function.prototype, {
+  bind: {
+    value: function bind(this: unknown, thisArg?: unknown, ...args: unknown[]): unknown {
+      if (this === lightEntries && args.length === 0 && thisArg instanceof LightHeaders) {
+        const spelled = { entries: () => LightHeaders.spelledEntries(thisArg)[Symbol.iterator]() }.entries;
+        return Reflect.apply(functionBind, spelled, [thisArg]);
+      }
+      return Reflect.apply(functionBind, this, [thisArg, ...args]);
+    },
+    writable: true,
+    configurable: true,
   },
+}) as object;
+const lightEntries = function entries(this: LightHeaders): IterableIterator<[string, string]> {
+  return new LightHeadersIterator(this, 'key+value') as unknown as IterableIterator<[string, string]>;
+};
+Object.setPrototypeOf(lightEntries, spellingFunctions);
+const iterationMethods = {
+  forEach: function forEach(this: LightHeaders, callback: (value: string, name: string, parent: LightHeaders) => void, thisArg: unknown = globalThis): void {
+    // Node's own checks and messages for a missing or uncallable callback.
+    if (typeof callback !== 'function') Reflect.apply(nativeMethods.forEach, new NativeHeaders(), arguments);
+    for (const [name, value] of new LightHeadersIterator(this, 'key+value') as unknown as Iterable<[string, string]>) callback.call(thisArg, value, name, this);
+  },
+  entries: lightEntries,
+  keys: function keys(this: LightHeaders): IterableIterator<string> {
+    return new LightHeadersIterator(this, 'key') as unknown as IterableIterator<string>;
+  },
+  values: function values(this: LightHeaders): IterableIterator<string> {
+    return new LightHeadersIterator(this, 'value') as unknown as IterableIterator<string>;
+  },
+};
+for (const [name, method] of Object.entries(iterationMethods)) Object.defineProperty(LightHeaders.prototype, name, { value: method, writable: true, enumerable: false, configurable: true });
+
+Object.setPrototypeOf(LightHeaders.prototype, NativeHeaders.prototype);
+// Its `constructor` is Node's prototype's: the global `Headers`, whichever it is (fast-globals.ts).
+Reflect.deleteProperty(LightHeaders.prototype, 'constructor');
+Object.defineProperty(LightHeaders.prototype, Symbol.iterator, { value: lightEntries, writable: true, configurable: true });
+/** Node's own `inspect` of its `Headers`, which a light one answers with for a Node `Headers` holding the same entries. */
+const nativeInspect = (NativeHeaders.prototype as unknown as Record<symbol, (...args: unknown[]) => unknown>)[inspect.custom] as (...args: unknown[]) => unknown;
+Object.defineProperty(LightHeaders.prototype, inspect.custom, {
+  value(this: LightHeaders, ...args: unknown[]) {
+    return Reflect.apply(nativeInspect, LightHeaders.nativeCopy(this), args);
+  },
+  writable: true,
+  configurable: true,
 });

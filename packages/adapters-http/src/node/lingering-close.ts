@@ -1,7 +1,8 @@
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { detachParser } from './node-internals.js';
+import { answerTaken, answerWaiting, answerWritten, releaseHolds } from './backpressure.js';
+import { detachParser, responseInFlight } from './node-internals.js';
 import { continueWasSent, dropRequestBody, sendPendingContinue } from './request-body.js';
 
 /**
@@ -88,6 +89,7 @@ export class ClosingConnections {
   linger(socket: Duplex): void {
     if (this.#lingering.has(socket) || socket.destroyed) return;
     this.stopParsing(socket);
+    releaseHolds(socket);
     if (this.maxLingering === 0) {
       this.destroyWhenWritten(socket);
       socket.end();
@@ -128,9 +130,12 @@ export class ClosingConnections {
  * lingering close. Every other answer keeps the connection alive: one to a request that asked
  * for `100 Continue` and whose body came without it is preceded by that `100 Continue`
  * (request-body.ts, `sendPendingContinue`). An answer that follows a `100 Continue` goes out after
- * it, in whatever pieces its body is written.
+ * it, in whatever pieces its body is written. An answer ended while an earlier one on the connection
+ * is still being prepared waits for it, and the connection is not read meanwhile (backpressure.ts).
+ * `answered` hears of every answer written in full, with its connection; then the requests that
+ * waited for room among the answers not taken run (backpressure.ts).
  */
-export function lingeringResponses(connections: ClosingConnections): typeof ServerResponse {
+export function lingeringResponses(connections: ClosingConnections, answered: (socket: Socket) => void): typeof ServerResponse {
   return class LingeringServerResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
     override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
     override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
@@ -149,6 +154,23 @@ export function lingeringResponses(connections: ClosingConnections): typeof Serv
       // `Response`'s body): the client would read `100 Continue` inside the answer's body, and
       // every answer after it out of step. Queued now, the head goes out after the `100 Continue`.
       if (continued) this.flushHeaders();
+      return this;
+    }
+
+    override detachSocket(socket: Socket): void {
+      super.detachSocket(socket);
+      answered(socket);
+      answerTaken(socket, this);
+    }
+
+    override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+      const socket = this.req.socket;
+      const waits = responseInFlight(socket) !== this && !this.writableEnded && !socket.destroyed;
+      super.end(chunk, encoding as BufferEncoding, callback as () => void);
+      if (waits) {
+        answerWaiting(socket);
+        this.once('close', () => answerWritten(socket));
+      }
       return this;
     }
   };

@@ -1,9 +1,9 @@
 // The facts node-internals.ts relies on, checked against the Node that runs the tests, on plain
 // `node:http` servers: if a Node release changes one of them, a test here fails.
-import { createServer, IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { detachParser, responseInFlight } from './node-internals.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { detachParser, responseInFlight, stopReading } from './node-internals.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -95,5 +95,86 @@ describe("what the serving layer relies on in Node's HTTP server", () => {
     client.socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(await seen.promise).toEqual({ during: true, after: null });
     client.socket.destroy();
+  });
+
+  it('4. a response is detached from its socket once written in full, before the next pipelined one is handed the socket', async () => {
+    const seen: string[] = [];
+    const done = latch();
+    class Recording extends ServerResponse {
+      override detachSocket(socket: Socket): void {
+        seen.push(`detached ${this.req.url} ${responseInFlight(socket) === this} ${this.writableFinished}`);
+        super.detachSocket(socket);
+        if (seen.filter((line) => line.startsWith('detached')).length === 2) done.open();
+      }
+    }
+    const port = await listening(
+      createServer({ ServerResponse: Recording }, (request, response) => {
+        seen.push(`started ${request.url}`);
+        // The first answers last: the second waits for it.
+        setTimeout(() => response.end('ok'), request.url === '/first' ? 100 : 0);
+      }),
+    );
+    const client = await rawClient(port);
+    client.socket.write('GET /first HTTP/1.1\r\nHost: x\r\n\r\nGET /second HTTP/1.1\r\nHost: x\r\n\r\n');
+    await done.promise;
+    client.socket.destroy();
+    expect(seen).toEqual(['started /first', 'started /second', 'detached /first true true', 'detached /second true true']);
+  });
+
+  it('5. a server socket stopped on its first turn, when Node resumes it, is not read until let go and resumed', async () => {
+    let held = true;
+    const requests: string[] = [];
+    const port = await listening(
+      createServer((request, response) => {
+        requests.push(request.url ?? '');
+        response.end();
+      }),
+    );
+    let accepted: Socket | undefined;
+    server?.on('connection', (socket: Socket) => {
+      accepted = socket;
+      stopReading(socket, () => held);
+    });
+    const client = await rawClient(port);
+    client.socket.write('GET /held HTTP/1.1\r\nHost: x\r\n\r\n');
+    // Nothing comes of it while held: a run of event-loop turns with the bytes there to read.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(requests).toEqual([]);
+    held = false;
+    accepted?.resume();
+    await vi.waitFor(() => expect(requests).toEqual(['/held']), { timeout: 5_000 });
+    client.socket.destroy();
+  });
+
+  it("6. fetch's Headers conversion calls an iterable's iterator through its bind, and takes Node's own Headers as spelled", async () => {
+    const bound: unknown[] = [];
+    const entries = function* (this: unknown) {
+      yield ['X-Iterated', 'v'] as [string, string];
+    };
+    // The converter finds `bind` where a function finds it: on the function, then Function.prototype.
+    Object.defineProperty(entries, 'bind', {
+      value(thisArg: unknown) {
+        bound.push(thisArg);
+        return Function.prototype.bind.call(entries, thisArg);
+      },
+    });
+    const init = { [Symbol.iterator]: entries };
+    expect([...new Headers(init as unknown as ConstructorParameters<typeof Headers>[0])]).toEqual([['x-iterated', 'v']]);
+    expect(bound).toEqual([init]);
+
+    const received = latch<string>();
+    const port = await listening(createServer());
+    server?.on('connection', (socket: Socket) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        if (text.includes('\r\n\r\n')) {
+          received.open(text);
+          socket.end('HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n');
+        }
+      });
+    });
+    await fetch(`http://127.0.0.1:${port}/`, { headers: new Headers({ 'X-Custom-Case': 'v' }) });
+    expect(await received.promise).toContain('\r\nX-Custom-Case: v\r\n');
   });
 });

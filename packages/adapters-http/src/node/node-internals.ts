@@ -12,6 +12,14 @@ import type { Duplex } from 'node:stream';
 //    promised anywhere. request-body.ts overrides it to keep the body in one buffer.
 // 2. `detachParser` below: how bytes reach Node's HTTP parser, and how to stop that.
 // 3. `responseInFlight` below: which response a server socket is writing.
+// 4. Node calls a server response's `detachSocket(socket)` once the response is written in full,
+//    before it hands the socket to the next pipelined response (lib/_http_server.js,
+//    resOnFinish). lingering-close.ts overrides it to tell the connection budget.
+// 5. `stopReading` below: how Node's server stops and starts reading a connection.
+// 6. Not Node's server but its fetch (undici): a `HeadersInit` that is an object with an iterator
+//    is converted by calling `iterator.bind(init)` (webidl.converters.HeadersInit), and Node's own
+//    `Headers` is taken as spelled, without iterating. light-headers.ts hands its entries over as
+//    spelled through that `bind`; globals-probes.ts checks the bytes fetch sends.
 
 /**
  * Makes Node's HTTP parser see nothing more of what arrives on `socket` (a server connection):
@@ -47,4 +55,27 @@ export function detachParser(socket: Duplex, discard: (chunk: Buffer) => void): 
  */
 export function responseInFlight(socket: Duplex): ServerResponse | null {
   return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
+}
+
+/**
+ * Stops Node's server reading `socket` (a server connection) for as long as `held()` says so.
+ * Node's server reads a connection from its handle, in C++, and stops on the socket's 'pause'
+ * event and starts again on its 'resume' event (lib/_http_server.js, onSocketPause and
+ * onSocketResume). `pause()` emits 'pause' only when the socket flows, and a `resume()` emits
+ * 'resume' on the next tick whatever happened in between: the parser's 'data' listener resumes
+ * every new connection so, before the server's 'connection' event, and a request stream that is
+ * read resumes its socket. So the socket is marked flowing before it is paused, and every
+ * 'resume' is answered by a pause while `held()`.
+ */
+export function stopReading(socket: Duplex, held: () => boolean): void {
+  pauseReading(socket);
+  socket.on('resume', () => {
+    if (held()) pauseReading(socket);
+  });
+}
+
+/** Stops Node's server reading `socket` now (see `stopReading`, which also keeps it so). */
+export function pauseReading(socket: Duplex): void {
+  socket.readableFlowing = true;
+  socket.pause();
 }

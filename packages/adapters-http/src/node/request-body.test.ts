@@ -3,7 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../http-errors.js';
 import { BodyBuffer } from '../request/body-buffer.js';
-import { continueWhenRead, readRequestBody, requestsWithBodyBuffer } from './request-body.js';
+import { bodyBytesReceived, continueWhenRead, FREE_CHUNKS, MIN_BYTES_PER_CHUNK, readRequestBody, requestsWithBodyBuffer } from './request-body.js';
 
 describe('BodyBuffer', () => {
   it('keeps a body that comes whole in its first piece as that piece, without a copy, unless the piece shares its memory', () => {
@@ -75,10 +75,42 @@ describe('requests whose body is kept in one buffer', () => {
   const bodyOf = (text: string) => text.slice(text.indexOf('\r\n\r\n') + 4);
   const chunked = (body: string) => `${[...body].map((character) => `1\r\n${character}\r\n`).join('')}0\r\n\r\n`;
 
-  it('reads a body sent in one-byte chunks into one buffer', async () => {
-    const body = 'x'.repeat(5000);
+  it('reads a body sent in one-byte chunks into one buffer, up to FREE_CHUNKS of them', async () => {
+    const body = 'x'.repeat(FREE_CHUNKS);
     const text = await exchange(10_000, echo(10_000), `POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n${chunked(body)}`);
-    expect(bodyOf(text)).toContain(`read 5000: ${'x'.repeat(20)}`);
+    expect(bodyOf(text)).toContain(`read ${FREE_CHUNKS}: ${'x'.repeat(20)}`);
+  });
+
+  it('refuses a chunked body in more chunks than its size needs: more than FREE_CHUNKS and one for every MIN_BYTES_PER_CHUNK bytes', async () => {
+    const head = 'POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const chunks = (count: number, size: number) => `${`${size.toString(16)}\r\n${'c'.repeat(size)}\r\n`.repeat(count)}0\r\n\r\n`;
+    // Twice the free chunks, each of one byte.
+    expect(bodyOf(await exchange(100_000, echo(100_000), head + chunks(2 * FREE_CHUNKS, 1)))).toContain('refused: BodyTooLarge');
+    // Chunks of MIN_BYTES_PER_CHUNK bytes, however many (some cut across reads); of half that, past twice FREE_CHUNKS.
+    const many = FREE_CHUNKS * 4;
+    expect(bodyOf(await exchange(100_000, echo(100_000), head + chunks(many, MIN_BYTES_PER_CHUNK)))).toContain(`read ${many * MIN_BYTES_PER_CHUNK}: `);
+    expect(bodyOf(await exchange(100_000, echo(100_000), head + chunks(2 * FREE_CHUNKS, MIN_BYTES_PER_CHUNK / 2)))).toContain(`read ${FREE_CHUNKS * MIN_BYTES_PER_CHUNK}: `);
+    expect(bodyOf(await exchange(100_000, echo(100_000), head + chunks(2 * FREE_CHUNKS + 1, MIN_BYTES_PER_CHUNK / 2)))).toContain('refused: BodyTooLarge');
+    // A body framed by its length is not counted in pieces: its pieces are the TCP reads.
+    const framed = await exchange(100_000, echo(100_000), 'POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 3000\r\n\r\n', ...Array.from({ length: 3000 }, () => 'l'));
+    expect(bodyOf(framed)).toContain('read 3000: ');
+  });
+
+  it('hands the body over once: the request keeps nothing of it, and a second read is refused', async () => {
+    const seen: string[] = [];
+    const text = await exchange(
+      10_000,
+      (request, response) => {
+        const first = readRequestBody(request, 100);
+        void first?.then(async (body) => {
+          seen.push(`read ${body.byteLength}`, `kept ${bodyBytesReceived(request)}`);
+          await readRequestBody(request, 100)?.catch((error: Error) => seen.push(error.message));
+          response.end('done');
+        });
+      },
+      'POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello',
+    );
+    expect({ answer: bodyOf(text), seen }).toEqual({ answer: 'done', seen: ['read 5', 'kept 0', 'request body read twice'] });
   });
 
   it('refuses a body over the limit as soon as it passes it, by its Content-Length before any byte', async () => {

@@ -1,12 +1,20 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import { HttpError } from '../http-errors.js';
 import { BodyBuffer } from '../request/body-buffer.js';
+import { bodyClaimed, bodyUnclaimed } from './backpressure.js';
 
 // A request body costs at most its size, whatever its framing. Node's parser hands a body to the
 // request one piece per parser callback: one piece per TCP read for a `Content-Length` body, one
 // per chunk for a chunked one, each a Buffer of its own (some 360 bytes of bookkeeping for a
 // one-byte chunk), and the request keeps the pieces in its stream's queue until someone reads
-// them. Here every piece is copied into one buffer as it arrives, and dropped.
+// them. Here every piece is copied into one buffer as it arrives, and dropped; the buffer is let
+// go once handed to the request's reader. The CPU a chunked body costs follows its chunks, which
+// its sender chooses: a body in more chunks than its size needs is refused as too costly.
+
+/** Chunks any chunked body may come in, whatever its size. */
+export const FREE_CHUNKS = 1024;
+/** Beyond `FREE_CHUNKS`, a chunk more for every so many bytes of body. */
+export const MIN_BYTES_PER_CHUNK = 16;
 
 const EMPTY = new Uint8Array(0);
 
@@ -21,6 +29,7 @@ const dropBody = Symbol('dropBody');
 const continueFirst = Symbol('continueFirst');
 const sendContinue = Symbol('sendContinue');
 const continueSent = Symbol('continueSent');
+const receivedBytes = Symbol('receivedBytes');
 
 /** What `requestsWithBodyBuffer`'s requests add to Node's. */
 interface BufferedBody {
@@ -29,6 +38,7 @@ interface BufferedBody {
   [continueFirst](response: ServerResponse): void;
   [sendContinue](): boolean;
   [continueSent](): boolean;
+  [receivedBytes](): number;
 }
 
 function isBuffered(request: IncomingMessage): request is IncomingMessage & BufferedBody {
@@ -38,10 +48,13 @@ function isBuffered(request: IncomingMessage): request is IncomingMessage & Buff
 /**
  * The request class for a server whose bodies are kept in one buffer (Node's documented
  * `IncomingMessage` option of `createServer`): a body of up to `limit` bytes is kept, in one
- * `BodyBuffer`, as the parser hands it over (node-internals.ts, fact 1); past `limit` nothing more
- * is kept and a read is refused with `BodyTooLarge`. A body is read with `readRequestBody`, or, as
- * on any Node request, from the stream, where it arrives in one piece once complete (and not at
- * all once over the limit).
+ * `BodyBuffer`, as the parser hands it over (node-internals.ts, fact 1); past `limit`, or once a
+ * chunked body has come in more pieces than `FREE_CHUNKS` and one for every `MIN_BYTES_PER_CHUNK`
+ * bytes it brought, nothing more is kept and a read is refused with `BodyTooLarge`. A body is read
+ * once, with `readRequestBody`, which hands the buffer over and keeps nothing of it, or, as on any
+ * Node request, from the stream, where it arrives in one piece once complete (and not at all once
+ * refused). A complete body nobody has taken yet counts against its connection's reading
+ * (backpressure.ts) until it is taken or its request ends.
  */
 export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
   return class BufferedIncomingMessage extends IncomingMessage implements BufferedBody {
@@ -53,10 +66,14 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
     #taken = false;
     #continue: ServerResponse | undefined;
     #continued = false;
+    /** Pieces of a chunked body so far (undefined for a body framed by its length). */
+    #chunks: number | undefined;
+    /** Bytes of a complete body not taken yet, that hold its connection's reading (backpressure.ts). */
+    #unclaimed = 0;
 
     // Every piece within the limit is taken at once, so the stream's queue never holds pieces and
-    // the parser reads on while the route decides. Past the limit (or once answered without it)
-    // nothing is kept and `false` makes the parser stop reading the socket (Node's backpressure):
+    // the parser reads on while the route decides. Past the limit (in bytes or in chunks), or once
+    // answered without it, nothing is kept and `false` makes the parser stop reading the socket:
     // the rest of a refused body waits in the kernel, unread, for the answer, after which the
     // connection drops it unparsed (lingering-close.ts).
     override push(piece: Buffer | null, _encoding?: BufferEncoding): boolean {
@@ -69,8 +86,15 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
           return false;
         }
         this.#body = new BodyBuffer(Math.min(limit, declared ?? limit));
+        if (this.headers['transfer-encoding'] !== undefined) this.#chunks = 0;
       }
-      if (this.#body.size + piece.byteLength <= this.#max && this.#body.append(piece)) return true;
+      const size = this.#body.size + piece.byteLength;
+      // A chunk cut across two reads is two pieces: the free chunks leave room for the cuts.
+      if (this.#chunks !== undefined && ++this.#chunks > FREE_CHUNKS + size / MIN_BYTES_PER_CHUNK) {
+        this.#refuse();
+        return false;
+      }
+      if (size <= this.#max && this.#body.append(piece)) return true;
       this.#refuse();
       return false;
     }
@@ -82,8 +106,12 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
         if (waiter) {
           this.#waiter = undefined;
           this.#taken = true;
-          waiter.resolve(this.#bytes());
-        } else if (this.#body) super.push(this.#body.bytes());
+          waiter.resolve(this.#handOver());
+        } else if (this.#body) {
+          super.push(this.#body.bytes());
+          this.#unclaimed = this.#body.size;
+          bodyUnclaimed(this.socket, this.#unclaimed);
+        }
       }
       const pushed = super.push(null);
       // Flowing, the stream ends (Node and @hono/node-server then see a body that was read).
@@ -91,8 +119,19 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
       return pushed;
     }
 
-    #bytes(): Uint8Array {
-      return this.#body?.bytes() ?? EMPTY;
+    /** The body for its reader: the request keeps nothing of it from now on. */
+    #handOver(): Uint8Array {
+      const bytes = this.#body?.bytes() ?? EMPTY;
+      this.#body = undefined;
+      this.#release();
+      return bytes;
+    }
+
+    /** Lets the connection read on, as far as this body held it. */
+    #release(): void {
+      if (this.#unclaimed === 0) return;
+      bodyClaimed(this.socket, this.#unclaimed);
+      this.#unclaimed = 0;
     }
 
     #refuse(): void {
@@ -111,10 +150,11 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
       }
       // Expect: 100-continue: the client sends its body once told it is wanted, and only now is it.
       this[sendContinue]();
+      if (this.#taken) return Promise.reject(new Error('request body read twice'));
       if (this.#state === 'complete') {
         this.#taken = true;
         this.resume();
-        return Promise.resolve(this.#bytes());
+        return Promise.resolve(this.#handOver());
       }
       if (this.#waiter) return Promise.reject(new Error('request body read twice'));
       if (this.destroyed || this.#state === 'dropped') return Promise.reject(clientGone());
@@ -125,6 +165,10 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
       if (this.#state !== 'reading') return;
       this.#state = 'dropped';
       this.#body = undefined;
+    }
+
+    [receivedBytes](): number {
+      return this.#body?.size ?? 0;
     }
 
     [continueFirst](response: ServerResponse): void {
@@ -150,6 +194,8 @@ export function requestsWithBodyBuffer(limit: number): typeof IncomingMessage {
       const waiter = this.#waiter;
       this.#waiter = undefined;
       waiter?.reject(clientGone());
+      this.#body = undefined;
+      this.#release();
       super._destroy(error, callback);
     }
   };
@@ -172,6 +218,11 @@ function clientGone(): Error {
  */
 export function readRequestBody(request: IncomingMessage, maxBytes: number): Promise<Uint8Array> | undefined {
   return isBuffered(request) ? request[readBody](maxBytes) : undefined;
+}
+
+/** Bytes of `request`'s body received and kept so far (none once handed over, refused or dropped). */
+export function bodyBytesReceived(request: IncomingMessage): number {
+  return isBuffered(request) ? request[receivedBytes]() : 0;
 }
 
 /** Keeps nothing more of `request`'s body: it was answered without it. */

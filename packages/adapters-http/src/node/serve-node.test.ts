@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readBodyAtMost } from '../request/request-facts.js';
+import { UNTAKEN_ANSWERS_MAX } from './backpressure.js';
 import { serveNode, type FetchApp, type NodeServer } from './serve-node.js';
 
 /** A promise and the function that resolves it: a latch between the server's handlers and the test. */
@@ -15,6 +16,7 @@ function latch(): { promise: Promise<void>; open: () => void } {
 
 /**
  * An app whose `/held/:name` answers only once the test opens that name's latch; it tells when each started.
+ * `GET /seen/:name` answers at once, and `POST /read-later/:name` reads its body once the latch opens.
  * `POST /upload/:name` answers 415 to a body that is not JSON, and otherwise reads the body (unless
  * `?read=no`) and answers 200 with the name, as JSON or (`?answer=bytes`) as bytes; it keeps Node's
  * response of each name.
@@ -35,6 +37,16 @@ function heldApp() {
       started.add(name);
       await gate(name).promise;
       return c.json({ name });
+    })
+    .get('/seen/:name', (c) => {
+      started.add(c.req.param('name'));
+      return c.json({ name: c.req.param('name') });
+    })
+    .post('/read-later/:name', async (c) => {
+      const name = c.req.param('name');
+      started.add(name);
+      await gate(name).promise;
+      return c.json({ name, bytes: (await readBodyAtMost(c, 1024 * 1024)).byteLength });
     })
     .post('/upload/:name', async (c) => {
       const name = c.req.param('name');
@@ -152,6 +164,21 @@ describe('serveNode: the drain before a stop', () => {
     ]);
   });
 
+  it('answers every pipelined request already parsed, those waiting for their turn included, closing after the last one', async () => {
+    const held = heldApp();
+    const { url } = await serve(held.app);
+    const client = await rawConnection(url);
+    const names = ['slow', 'a', 'b', 'c', 'd', 'e', 'f'];
+    client.send('/held/slow', ...names.slice(1).map((name) => `/seen/${name}`));
+    await vi.waitFor(() => expect(held.started.size).toBe(UNTAKEN_ANSWERS_MAX));
+    server?.drain();
+    held.release('slow');
+    await vi.waitFor(() => expect(client.ended()).toBe(true));
+    const answers = client.answers();
+    expect(answers.map(({ body }) => body)).toEqual(names.map((name) => `{"name":"${name}"}`));
+    expect(answers.map(({ connection }) => connection)).toEqual([...Array<string>(names.length - 1).fill('keep-alive'), 'close']);
+  });
+
   it('on close, stops accepting connections and lets the request in flight finish', async () => {
     const held = heldApp();
     const { url, port } = await serve(held.app);
@@ -217,4 +244,124 @@ describe.each([
       expect(client.answers()).toEqual([keptAlive(200, '{"name":"first"}'), interim, keptAlive(200, body), keptAlive(200, body.replace('second', 'third'))]);
     },
   );
+});
+
+describe('serveNode: a connection holds what its client has not let it pass on', () => {
+  it('stops reading a connection while an answer waits behind an earlier one, and reads on once it is written', async () => {
+    const held = heldApp();
+    const { url } = await serve(held.app);
+    const client = await rawConnection(url);
+    client.send('/held/slow', '/seen/answered');
+    await vi.waitFor(() => expect(held.started).toEqual(new Set(['slow', 'answered'])));
+    // Sent after the answer waits: the server does not read it.
+    client.send('/seen/later');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(held.started.has('later')).toBe(false);
+    held.release('slow');
+    await vi.waitFor(() => expect(client.answers()).toHaveLength(3));
+    expect(client.answers().map(({ body }) => body)).toEqual(['{"name":"slow"}', '{"name":"answered"}', '{"name":"later"}']);
+  });
+
+  it('stops reading a connection holding more than 64 KiB of bodies their requests have not taken, and reads on once taken', async () => {
+    const held = heldApp();
+    const { url } = await serve(held.app);
+    const client = await rawConnection(url);
+    const body = 'x'.repeat(100 * 1024);
+    client.socket.write(`POST /read-later/big HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    await vi.waitFor(() => expect(held.started.has('big')).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    client.send('/seen/later');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(held.started.has('later')).toBe(false);
+    held.release('big');
+    await vi.waitFor(() => expect(client.answers()).toHaveLength(2));
+    expect(client.answers().map(({ body: text }) => text)).toEqual([`{"name":"big","bytes":${body.length}}`, '{"name":"later"}']);
+  });
+
+  it(`runs at most ${UNTAKEN_ANSWERS_MAX} pipelined requests whose answers are not taken; the rest run, in order, as answers go out`, async () => {
+    const held = heldApp();
+    const { url } = await serve(held.app);
+    const client = await rawConnection(url);
+    const names = ['slow', 'a', 'b', 'c', 'd', 'e', 'f'];
+    client.send('/held/slow', ...names.slice(1).map((name) => `/seen/${name}`));
+    await vi.waitFor(() => expect(held.started).toEqual(new Set(names.slice(0, UNTAKEN_ANSWERS_MAX))));
+    // Parsed, and waiting: a few turns of the event loop run none of them.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(held.started.size).toBe(UNTAKEN_ANSWERS_MAX);
+    held.release('slow');
+    await vi.waitFor(() => expect(client.answers()).toHaveLength(names.length));
+    expect(client.answers().map(({ body }) => body)).toEqual(names.map((name) => `{"name":"${name}"}`));
+  });
+
+  it('resets a connection whose client takes none of its answers for the request timeout', async () => {
+    const big = 'x'.repeat(1024 * 1024);
+    const app = new Hono().get('/big', (c) => c.text(big));
+    const served = await serveNode(app, { host: '127.0.0.1', port: 0, lastRequestsMs: 0, timeouts: { headersMs: 500, requestMs: 500, checkIntervalMs: 100 } });
+    const socket = connect(served.port, '127.0.0.1');
+    try {
+      const closed = new Promise<string>((resolve) => {
+        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+        socket.once('close', () => resolve('close'));
+      });
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.pause();
+      // 16 MiB of answers, more than the kernel's buffers take from a client that reads nothing.
+      socket.write('GET /big HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(16));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      socket.resume();
+      socket.on('data', () => undefined);
+      // Reset (Node 24 and later tell the client ECONNRESET; 22 may only say it closed).
+      expect(['ECONNRESET', 'close']).toContain(await closed);
+    } finally {
+      socket.destroy();
+      await served.close();
+    }
+  });
+});
+
+describe('serveNode: a timeout answered in order', () => {
+  it('answers 408 for headers that never end only after the answer of the request before them, then closes', async () => {
+    const held = heldApp();
+    server = await serveNode(held.app, { host: '127.0.0.1', port: 0, lastRequestsMs: 0, timeouts: { headersMs: 300, requestMs: 600, checkIntervalMs: 50 } });
+    const client = await rawConnection(server.url);
+    client.socket.write('GET /held/slow HTTP/1.1\r\nHost: x\r\n\r\nGET /seen/never HTTP/1.1\r\nHost: x\r\n');
+    await vi.waitFor(() => expect(held.started.has('slow')).toBe(true));
+    // Well past the header timeout: the 408 waits for the answer before it.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(client.answers()).toEqual([]);
+    held.release('slow');
+    await vi.waitFor(() => expect(client.ended()).toBe(true), { timeout: 5_000 });
+    expect(client.answers().map(({ status, body }) => ({ status, body }))).toEqual([
+      { status: 200, body: '{"name":"slow"}' },
+      { status: 408, body: '{"error":"Request timeout"}' },
+    ]);
+  });
+});
+
+describe('serveNode: CONNECT', () => {
+  it('answers 405 after the answers of the requests before it, and outlives a client gone meanwhile', async () => {
+    const held = heldApp();
+    const { url } = await serve(held.app);
+    const connect = 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n';
+    const client = await rawConnection(url);
+    client.socket.write(`GET /held/first HTTP/1.1\r\nHost: x\r\n\r\n${connect}`);
+    await vi.waitFor(() => expect(held.started.has('first')).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(client.answers()).toEqual([]);
+    held.release('first');
+    await vi.waitFor(() => expect(client.ended()).toBe(true));
+    expect(client.answers().map(({ status }) => status)).toEqual([200, 405]);
+
+    // The client goes before the answers ahead of the 405 are out: the server writes nothing to it, and serves on.
+    const gone = await rawConnection(url);
+    gone.socket.write(`GET /held/second HTTP/1.1\r\nHost: x\r\n\r\n${connect}`);
+    await vi.waitFor(() => expect(held.started.has('second')).toBe(true));
+    gone.socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    held.release('second');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const after = await rawConnection(url);
+    after.send('/seen/after');
+    await vi.waitFor(() => expect(after.answers()).toHaveLength(1));
+  });
 });

@@ -5,7 +5,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { SECURITY_HEADERS } from '../response/security-headers.js';
 import { MAX_BODY_BYTES } from '../body-limit.js';
+import { cutStalledAnswers, inTurn, requestsWaiting } from './backpressure.js';
 import { answerClientErrorsWithJson, answerConnectWithJson, answerWithJson, requestErrorResponse } from './client-error-response.js';
+import { ConnectionBudget } from './connection-budget.js';
 import { directAnswers, type DirectAnswers } from './direct-answers.js';
 import { fastGlobalsHeld, holdFastGlobals } from './fast-globals.js';
 import { LightHeaders } from './light-headers.js';
@@ -41,10 +43,12 @@ export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = {
   checkIntervalMs: 1_000,
 };
 
-/** How many connections one server holds at once. */
+/** How many connections one server holds at once (connection-budget.ts says which it closes for a newcomer). */
 export interface ConnectionLimits {
-  /** Open connections, lingering ones included: past it, a new connection is closed as soon as it is accepted, unanswered. */
+  /** Open connections, lingering ones included: past it, the connection doing the least is closed to make room. */
   readonly open: number;
+  /** Open connections from one client address (IPv6: one /64): past it, that address's connection doing the least is closed. 0: no such bound. */
+  readonly perAddress: number;
   /** Connections in their lingering close: past it, the one that has lingered longest is closed at once. */
   readonly lingering: number;
 }
@@ -52,10 +56,12 @@ export interface ConnectionLimits {
 /**
  * The production limits, for one process on two cores. An open connection costs a few
  * kilobytes while idle, and up to the 1 MiB body limit while a body arrives: at most 1 GiB of
- * bodies at once. Lingering connections are those answered early (or refused): a client that
- * makes many of them cannot take more than an eighth of the connections for it.
+ * bodies at once. A browser opens 6 connections to a host, a proxy or a shared address a few
+ * dozen to a few hundred: one address may hold a quarter of them. Lingering connections are
+ * those answered early (or refused): a client that makes many of them cannot take more than an
+ * eighth of the connections for it.
  */
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { open: 1024, lingering: 128 };
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { open: 1024, perAddress: 256, lingering: 128 };
 
 /** How long shutdown waits for in-flight requests before cutting connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -75,7 +81,7 @@ export interface ServeNodeOptions {
   readonly timeouts?: Partial<ServerTimeouts>;
   /** How long a closing connection keeps reading after an early answer. */
   readonly linger?: Partial<LingerBounds>;
-  /** How many connections, and lingering ones, it holds at once. */
+  /** How many connections it holds at once: in all, from one address, lingering. */
   readonly connections?: Partial<ConnectionLimits>;
   /** The most of a request body the server keeps, as the API's body limit (1 MiB) by default. */
   readonly maxBodyBytes?: number;
@@ -144,8 +150,9 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
   const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts };
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
   const connections = new ClosingConnections({ ...DEFAULT_LINGER, ...options.linger }, limits.lingering);
-  const { getRequestListener, RequestError } = await loadNodeServer();
+  const budget = new ConnectionBudget(limits.open, limits.perAddress);
   const fast = options.fastPath ?? true;
+  const { getRequestListener, RequestError } = await loadNodeServer(fast);
   const release = fast ? holdFastGlobals() : () => {};
   let listener: Listener;
   try {
@@ -165,11 +172,10 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     keepAliveTimeout: timeouts.keepAliveMs,
     connectionsCheckingInterval: timeouts.checkIntervalMs,
     IncomingMessage: requestsWithBodyBuffer(options.maxBodyBytes ?? MAX_BODY_BYTES),
-    ServerResponse: lingeringResponses(connections),
+    ServerResponse: lingeringResponses(connections, (socket) => budget.answered(socket)),
     // Answered in JSON below rather than with Node's bare 400.
     requireHostHeader: false,
   });
-  server.maxConnections = limits.open;
   const open = new Set<Socket>();
   const accepted = { count: 0 };
   server.on('connection', (socket: Socket) => {
@@ -179,9 +185,10 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     accepted.count++;
     open.add(socket);
     socket.once('close', () => open.delete(socket));
+    budget.admit(socket);
   });
   const draining = { now: false };
-  const serve = requestGate(connections, draining, listener);
+  const serve = requestGate(connections, budget, draining, listener);
   server.on('request', serve);
   // Expect: 100-continue: `100 Continue` goes out when the body is read, not before: an answer
   // that needs no body (413 by Content-Length, 415, 401) goes out without inviting the upload.
@@ -190,9 +197,11 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     serve(request, response);
   });
   // Any other expectation is one this server cannot meet.
-  server.on('checkExpectation', requestGate(connections, draining, (_request, response) => answerWithJson(response, 'ExpectationFailed', SECURITY_HEADERS)));
+  server.on('checkExpectation', requestGate(connections, budget, draining, (_request, response) => answerWithJson(response, 'ExpectationFailed', SECURITY_HEADERS)));
   answerConnectWithJson(server, connections, SECURITY_HEADERS);
   answerClientErrorsWithJson(server, connections, SECURITY_HEADERS);
+  // A client that takes none of its answers gets as long as it had to send a request.
+  const stopCutting = cutStalledAnswers(open, timeouts.requestMs, timeouts.checkIntervalMs);
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -203,6 +212,7 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
       });
     });
   } catch (error) {
+    stopCutting();
     release();
     throw error;
   }
@@ -213,7 +223,8 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     draining.now = true;
     for (const socket of open) {
       const last = lastResponse(socket);
-      if (last !== undefined && !last.headersSent) closeAfter(connections, last);
+      // Requests parsed and waiting for their turn run first: the last of them closes the connection.
+      if (last !== undefined && !last.headersSent && !requestsWaiting(socket)) closeAfter(connections, last);
     }
   };
   let closing: Promise<void> | undefined;
@@ -224,7 +235,10 @@ export async function serveNode(app: FetchApp, options: ServeNodeOptions): Promi
     close: () => {
       drain();
       const bounds = { graceMs: options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, lastRequestsMs: options.lastRequestsMs ?? LAST_REQUESTS_MS };
-      return (closing ??= stop(server, accepted, bounds, options.onCut).finally(release));
+      return (closing ??= stop(server, accepted, bounds, options.onCut).finally(() => {
+        stopCutting();
+        release();
+      }));
     },
   };
 }
@@ -233,12 +247,15 @@ type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 type NodeServerModule = typeof HonoNodeServer;
 
 /**
- * @hono/node-server, loaded with the stand-ins held: it reads request headers from Node's request
- * lazily only while the global `Headers` is the one it found when it loaded (and copies them into
- * a new `Headers` otherwise), so the fast path needs the stand-in found. Off the fast path, the
- * copy is into Node's own `Headers`.
+ * @hono/node-server, loaded (the first time) with the stand-ins held on the fast path: it reads
+ * request headers from Node's request lazily only while the global `Headers` is the one it found
+ * when it loaded (and copies them into a new `Headers` otherwise), so the fast path needs the
+ * stand-in found. Off the fast path nothing touches the globals, not even while it loads: it then
+ * finds Node's own `Headers`, and a fast server started later in the same process refuses to start
+ * (`checkFastPath`).
  */
-async function loadNodeServer(): Promise<NodeServerModule> {
+async function loadNodeServer(fast: boolean): Promise<NodeServerModule> {
+  if (!fast) return import('@hono/node-server');
   const release = holdFastGlobals();
   try {
     return await import('@hono/node-server');
@@ -268,7 +285,7 @@ function checkFastPath(getRequestListener: NodeServerModule['getRequestListener'
   void probe(PROBE_REQUEST as unknown as IncomingMessage, { on() {} } as unknown as ServerResponse);
   if (copied !== false)
     throw new Error(
-      'serveNode: the fast path is not active: @hono/node-server was loaded before serveNode with Node’s own Headers, so it would copy every request’s headers; load it after, or pass fastPath: false',
+      'serveNode: the fast path is not active: @hono/node-server was loaded before serveNode with Node’s own Headers (by other code, or by a serveNode with fastPath: false), so it would copy every request’s headers; load it after, or pass fastPath: false',
     );
 }
 
@@ -288,21 +305,20 @@ function closeAfter(connections: ClosingConnections, response: ServerResponse): 
 /**
  * `listener`, for the requests that may run: none after an answer that closes the connection
  * (RFC 9112 §9.6), and none without `Host` in HTTP/1.1 (RFC 9112 §3.2), which is answered 400.
- * While the server drains, every request's answer closes its connection.
+ * A request runs in its turn: when its connection has room among the answers its client has not
+ * taken (backpressure.ts), else once it has. While the server drains, every request's answer
+ * closes its connection. Each request that runs tells the connection budget that its connection
+ * is busy again.
  */
-function requestGate(connections: ClosingConnections, draining: { readonly now: boolean }, listener: Listener): Listener {
-  return (request, response) => {
+function requestGate(connections: ClosingConnections, budget: ConnectionBudget, draining: { readonly now: boolean }, listener: Listener): Listener {
+  const run: Listener = (request, response) => {
     const { socket } = request;
-    if (connections.closing(socket)) {
-      // Parsed before the parser stopped; it is neither run nor answered, and the parser stops now.
-      dropRequestBody(request);
-      connections.stopParsing(socket);
-      return;
-    }
+    if (dropAfterClose(connections, request)) return;
+    budget.began(socket, request);
     lastResponses.set(socket, response);
-    // The client asked to close (or spoke HTTP/1.0 without keep-alive), or the server drains:
-    // nothing after this request runs.
-    if (!response.shouldKeepAlive || draining.now) closeAfter(connections, response);
+    // The client asked to close (or spoke HTTP/1.0 without keep-alive), or the server drains
+    // (and no request parsed before waits behind this one): nothing after this request runs.
+    if (!response.shouldKeepAlive || (draining.now && !requestsWaiting(socket))) closeAfter(connections, response);
     if (request.headers.host === undefined && request.httpVersionMinor === 1) {
       connections.closeAfterAnswer(socket);
       answerWithJson(response, 'BadRequest', SECURITY_HEADERS, { Connection: 'close' });
@@ -310,6 +326,21 @@ function requestGate(connections: ClosingConnections, draining: { readonly now: 
     }
     listener(request, response);
   };
+  return (request, response) => {
+    if (dropAfterClose(connections, request)) return;
+    if (inTurn(request.socket, request, response, run)) run(request, response);
+  };
+}
+
+/**
+ * Whether `request` came after an answer that closes its connection: parsed before the parser
+ * stopped, it is neither run nor answered, and the parser stops now.
+ */
+function dropAfterClose(connections: ClosingConnections, request: IncomingMessage): boolean {
+  if (!connections.closing(request.socket)) return false;
+  dropRequestBody(request);
+  connections.stopParsing(request.socket);
+  return true;
 }
 
 /**

@@ -3,10 +3,14 @@
 // globals `Headers`, `Request`, `Response` and `fetch` while it serves, compared with what Node's
 // own classes (kept before serveNode) show for the same operations, and what the globals are
 // after `close()`. With the argument `node-server-first`, @hono/node-server is loaded before
-// serveNode, and the line says how serveNode failed.
+// serveNode, and the line says how serveNode failed. With `probes` (or `probes-off`, the fast path
+// off), it runs globals-probes.ts before serveNode is called, while it serves and after close(),
+// and reports the three, with, off the fast path, how often the globals were not Node's own while
+// serveNode started.
 import { Hono } from 'hono';
 import { inspect } from 'node:util';
 import { serveNode } from '../node/serve-node.js';
+import { globalsProbes, outcome, rawHeaderEcho } from './globals-probes.js';
 
 interface Globals {
   readonly Headers: typeof Headers;
@@ -27,15 +31,6 @@ function descriptors() {
 
 const native = current();
 const nativeDescriptors = descriptors();
-
-/** What an operation gave: its value as plain data, or its error's class and message. */
-async function outcome(run: () => unknown): Promise<unknown> {
-  try {
-    return { value: await run() };
-  } catch (error) {
-    return { error: error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error) };
-  }
-}
 
 const entries = (headers: Headers) => [...headers];
 
@@ -246,7 +241,43 @@ const app = new Hono()
   .get('/hello', (c) => c.text('hi'))
   .get('/echo', (c) => c.text(JSON.stringify(c.req.header('X-Echo'))));
 
-if (process.argv[2] === 'node-server-first') {
+/** Every probe's outcome, run one after another. */
+async function probeAll(echo: string): Promise<Record<string, unknown>> {
+  const seen: Record<string, unknown> = {};
+  for (const [name, run] of Object.entries(globalsProbes(echo, native))) seen[name] = await outcome(run);
+  return seen;
+}
+
+/**
+ * `serveNode(app, { fastPath })`, and how many times, while it started, the globals were checked and
+ * found not to be Node's own: between microtasks, and between turns of the event loop.
+ */
+async function startWatched(fastPath: boolean) {
+  let settled = false;
+  let standIns = 0;
+  let checks = 0;
+  const starting = serveNode(app, { host: '127.0.0.1', port: 0, fastPath }).finally(() => (settled = true));
+  while (!settled) {
+    for (let i = 0; i < 50 && !settled; i++) {
+      checks++;
+      if (globalThis.Headers !== native.Headers || globalThis.Response !== native.Response) standIns++;
+      await Promise.resolve();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return { server: await starting, checks, standIns };
+}
+
+if (process.argv[2] === 'probes' || process.argv[2] === 'probes-off') {
+  const echo = await rawHeaderEcho();
+  const before = await probeAll(echo.url);
+  const { server, checks, standIns } = await startWatched(process.argv[2] === 'probes');
+  const during = await probeAll(echo.url);
+  await server.close();
+  const after = await probeAll(echo.url);
+  await echo.close();
+  process.stdout.write(`${JSON.stringify({ before, during, after, startup: { checks, standIns } })}\n`);
+} else if (process.argv[2] === 'node-server-first') {
   await import('@hono/node-server');
   const failure = await outcome(() => serveNode(app, { host: '127.0.0.1', port: 0 }));
   process.stdout.write(`${JSON.stringify({ failure, globalsKept: NAMES.every((name) => current()[name] === native[name]) })}\n`);
