@@ -8,7 +8,7 @@
 // Options: --processes N (5), --rounds R (3), --endpoint post|list|me|create (post), --seconds S
 // per round (3), --warmup S (3), --connections C (50), --posts-access open|owner (open),
 // --checkout DIR (another built checkout), --log-level L (info: one access line per request),
-// --server inkwell|baseline|hono|fastify|express (inkwell: or one of the servers `pnpm bench`
+// --server inkwell|baseline|hono|honoDocumented|fastify|express (inkwell: or one of the servers `pnpm bench`
 // compares it with, started on what one inkwell process held, to see whether a server with none
 // of inkwell's code settles in two speeds as well).
 // Writes bench/results/speeds.json.

@@ -49,6 +49,7 @@ export const BENCH_POST_WRITES = '999999999';
 export const COMPARED = {
   baseline: { name: 'baseline', file: 'node-http' },
   hono: { name: 'bare Hono', file: 'hono' },
+  honoDocumented: { name: 'Hono as documented', file: 'hono-documented' },
   fastify: { name: 'Fastify', file: 'fastify' },
   express: { name: 'Express', file: 'express' },
 } as const;

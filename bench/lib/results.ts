@@ -3,7 +3,7 @@ import type { Memory } from './processes.js';
 import type { WrkResult } from './wrk.js';
 
 /** The servers of the table, in its column order. */
-export const SERVERS = ['baseline', 'hono', 'inkwell', 'fastify', 'express'] as const;
+export const SERVERS = ['baseline', 'hono', 'inkwell', 'honoDocumented', 'fastify', 'express'] as const;
 
 /** One server of the table: inkwell, or one it is compared with. */
 export type ServerKey = (typeof SERVERS)[number];

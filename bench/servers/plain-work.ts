@@ -2,8 +2,8 @@
 // floors inkwell is measured against: the node:http baseline (node-http.ts) and bare Hono
 // (hono.ts). Each endpoint reads what it must from the request, applies the API's rules, reads
 // or writes the store (store.ts, held as inkwell's memory store holds it) and answers the JSON
-// text with its status. No logger, no framework, no validation library: what is left when
-// everything a team chooses is taken away.
+// text with its status. No framework, no validation library: what is left when everything a team
+// chooses is taken away. The access line inkwell writes is the floors' own (access-line.ts).
 import { jwtVerify } from 'jose';
 import type { Dataset } from './dataset.js';
 import { entityTag, pagination, publicUser, type PostStore, type StoredPost } from './store.js';

@@ -138,3 +138,12 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export function requestIdFor(sent: string | string[] | undefined): string {
   return typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : randomUUID();
 }
+
+/**
+ * The request id by the rule of Hono's `requestId()` middleware, with its defaults: the client's
+ * `X-Request-Id` when it has at most 255 characters, all of them word characters, `-` or `=`, a
+ * new UUID otherwise.
+ */
+export function honoRequestId(sent: string | undefined): string {
+  return !sent || sent.length > 255 || /[^\w\-=]/.test(sent) ? randomUUID() : sent;
+}
