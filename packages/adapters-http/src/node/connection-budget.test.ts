@@ -138,8 +138,10 @@ describe('the connection budget: at CONNECTIONS_MAX a newcomer is served, and th
 
 describe('the connection budget: one client address is served on at most CONNECTIONS_PER_ADDRESS_MAX connections', () => {
   it('keeps the address’s next connection waiting, unread, until one of its served ones ends; other addresses are served meanwhile', async () => {
-    const port = await serve({ open: 10, perAddress: 2 });
-    const served = [await idle(port, '127.0.0.2'), await idle(port, '127.0.0.2')];
+    const gate = latch();
+    const port = await serve({ open: 10, perAddress: 2 }, gate.promise);
+    const served = [await open(port, '127.0.0.2'), await open(port, '127.0.0.2')];
+    for (const conn of served) conn.get('/held');
     const waiting = await open(port, '127.0.0.2');
     waiting.get('/now');
     const other = await open(port, '127.0.0.3');
@@ -149,11 +151,39 @@ describe('the connection budget: one client address is served on at most CONNECT
     expect({ waiting: answered(waiting), closed: waiting.closed() }).toEqual({ waiting: 0, closed: false });
     served[0]?.socket.destroy();
     await vi.waitFor(() => expect(answered(waiting)).toBe(1));
+    gate.open();
+  });
+
+  it('gives an address’s newcomer the place of its connection idle longest, when the address is at its bound', async () => {
+    const port = await serve({ open: 10, perAddress: 2 });
+    const [idlest, idler] = [await idle(port, '127.0.0.2'), await idle(port, '127.0.0.2')];
+    const newcomer = await open(port, '127.0.0.2');
+    newcomer.get('/now');
+    await vi.waitFor(() => expect(answered(newcomer)).toBe(1));
+    await vi.waitFor(() => expect(idlest?.closed()).toBe(true));
+    expect(idler?.closed()).toBe(false);
+  });
+
+  it('serves an address’s waiting connection as soon as a served one of the address is idle, which then gives its place up', async () => {
+    const gate = latch();
+    const port = await serve({ open: 10, perAddress: 1 }, gate.promise);
+    const busy = await open(port, '127.0.0.2');
+    busy.get('/held');
+    const waiting = await open(port, '127.0.0.2');
+    waiting.get('/now');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(answered(waiting)).toBe(0);
+    gate.open();
+    await vi.waitFor(() => expect(answered(waiting)).toBe(1));
+    await vi.waitFor(() => expect(busy.closed()).toBe(true));
+    expect(busy.received()).toMatch(/^HTTP\/1\.1 200/);
   });
 
   it('makes room at CONNECTIONS_MAX by closing a waiting connection first, so a newcomer from another address is served', async () => {
-    const port = await serve({ open: 3, perAddress: 1 });
-    const served = await idle(port, '127.0.0.2');
+    const gate = latch();
+    const port = await serve({ open: 3, perAddress: 1 }, gate.promise);
+    const served = await open(port, '127.0.0.2');
+    served.get('/held');
     const waitingLongest = await open(port, '127.0.0.2');
     const waiting = await open(port, '127.0.0.2');
     const newcomer = await open(port, '127.0.0.3');
@@ -161,5 +191,6 @@ describe('the connection budget: one client address is served on at most CONNECT
     await vi.waitFor(() => expect(answered(newcomer)).toBe(1));
     await vi.waitFor(() => expect(waitingLongest.closed()).toBe(true), { timeout: CLOSE_DELAY_MS * 3 });
     expect([served.closed(), waiting.closed()]).toEqual([false, false]);
+    gate.open();
   });
 });

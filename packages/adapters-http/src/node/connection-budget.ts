@@ -7,7 +7,10 @@ import { bodyBytesReceived, dropRequestBody } from './request-body.js';
 
 // How one server shares its connections among its clients. A client address (IPv6: its /64) is
 // served on at most `perAddress` connections at once, when the server can tell clients apart by
-// their address; its connections past that wait, unread, until one of its served ones ends. All
+// their address; its connections past that wait, unread, until one of its served ones ends. An
+// address's idle kept-alive connection gives its place up to the address's newcomer at once, the
+// one idle longest first, so a shared address (a NAT, an office) holding its bound in idle
+// connections still has every new one served. All
 // of them together are at most `open`. A connection past that is never refused: room is made for
 // it by closing the connection doing the least, since a newcomer that is refused is a client
 // locked out by whoever holds the rest. Doing the least, in this order:
@@ -60,6 +63,8 @@ interface Address {
   served: number;
   /** Connections waiting, unread, for one of the served ones to end: in the order they came. */
   readonly queued: Set<Held>;
+  /** Its served connections that are idle: in the order they became so. */
+  readonly idle: Set<Held>;
 }
 
 /** Every connection one server holds, by client address, and which to close when one more comes. */
@@ -100,6 +105,9 @@ export class ConnectionBudget {
     const address = this.#addressOf(socket);
     const held: Held = { socket, address, state: 'waiting', since: performance.now(), running: 0, request: undefined };
     this.#held.set(socket, held);
+    // At its bound, an address's idle connection makes room for its newcomer, as at `open`.
+    const idle = address !== undefined && address.served >= this.perAddress ? first(address.idle) : undefined;
+    if (idle !== undefined) this.#closeIdle(idle);
     if (address !== undefined && address.served >= this.perAddress) {
       held.state = 'queued';
       address.queued.add(held);
@@ -131,9 +139,20 @@ export class ConnectionBudget {
 
   #enter(held: Held, state: State): void {
     this.#setOf(held.state)?.delete(held);
+    held.address?.idle.delete(held);
     held.state = state;
     if (state === 'waiting') held.since = performance.now();
     this.#setOf(state)?.add(held);
+    if (state !== 'idle' || held.address === undefined) return;
+    // An idle connection holds its address's place while others of the address wait: it gives it up.
+    if (held.address.queued.size > 0) this.#closeIdle(held);
+    else held.address.idle.add(held);
+  }
+
+  /** Closes `held`, idle, at once: its place goes to the next connection waiting for one. */
+  #closeIdle(held: Held): void {
+    this.#forget(held);
+    held.socket.resetAndDestroy();
   }
 
   #setOf(state: State): Set<Held> | undefined {
@@ -144,7 +163,7 @@ export class ConnectionBudget {
     if (this.perAddress === 0) return undefined;
     const key = addressKey(socket.remoteAddress ?? '');
     let address = this.#addresses.get(key);
-    if (address === undefined) this.#addresses.set(key, (address = { key, served: 0, queued: new Set() }));
+    if (address === undefined) this.#addresses.set(key, (address = { key, served: 0, queued: new Set(), idle: new Set() }));
     return address;
   }
 
@@ -154,6 +173,7 @@ export class ConnectionBudget {
     this.#setOf(held.state)?.delete(held);
     const address = held.address;
     if (address === undefined) return;
+    address.idle.delete(held);
     if (held.state === 'queued') address.queued.delete(held);
     else {
       address.served--;
@@ -178,9 +198,11 @@ export class ConnectionBudget {
     if (least === undefined) return false;
     // Nothing of it is kept meanwhile: its body, if one was arriving, is dropped.
     if (least.request !== undefined) dropRequestBody(least.request);
-    this.#forget(least);
-    if (least.state === 'idle') least.socket.resetAndDestroy();
-    else this.#closeLater(least.socket);
+    if (least.state === 'idle') this.#closeIdle(least);
+    else {
+      this.#forget(least);
+      this.#closeLater(least.socket);
+    }
     return true;
   }
 
