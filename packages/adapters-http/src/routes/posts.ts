@@ -210,6 +210,20 @@ const ownerAccess: PostsAccessDocs = {
 const postsDocs: Record<PostAccessMode, PostsAccessDocs> = { open: openAccess, owner: ownerAccess };
 
 /**
+ * What a change or deletion of one post (`PATCH` and `DELETE /posts/{id}`) may answer besides its
+ * success: the post not found, the policy's refusals, its version's condition, the write budget.
+ */
+function changeFailures(mode: PostAccessMode, preconditionRequired: boolean): Record<string, OpenApiResponse> {
+  return {
+    '404': postsDocs[mode].notFound,
+    ...postsDocs[mode].writeFailures,
+    ...postsDocs[mode].changeFailures,
+    ...conditionFailures(preconditionRequired),
+    ...postWriteFailures,
+  };
+}
+
+/**
  * The post endpoints (docs/api.md, Posts). Who may do what is the domain's access policy:
  * each route hands its use case the credentials the request presented (checked only if the
  * policy asks) and, where there is one, a body read only once the rules before it have passed.
@@ -329,11 +343,7 @@ export const postRoutes = RouteTable.empty()
         {
           '200': { ...json('The saved post, at its new version.', schema(PostEnvelopeSchema)), headers: etagHeader },
           '400': badRequest({ title: '', published: 'true' }, { failures: ['InvalidIfMatch'], description: INVALID_IF_MATCH }),
-          '404': postsDocs[mode].notFound,
-          ...postsDocs[mode].writeFailures,
-          ...postsDocs[mode].changeFailures,
-          ...conditionFailures(preconditionRequired),
-          ...postWriteFailures,
+          ...changeFailures(mode, preconditionRequired),
           ...bodyFailures,
           ...serverFailures,
         },
@@ -364,11 +374,7 @@ export const postRoutes = RouteTable.empty()
         {
           '204': { description: 'Deleted. No body and no content type.' },
           '400': errorResponse(`${INVALID_IF_MATCH}.`, ['InvalidIfMatch']),
-          '404': postsDocs[mode].notFound,
-          ...postsDocs[mode].writeFailures,
-          ...postsDocs[mode].changeFailures,
-          ...conditionFailures(preconditionRequired),
-          ...postWriteFailures,
+          ...changeFailures(mode, preconditionRequired),
           ...serverFailures,
         },
         mode,
