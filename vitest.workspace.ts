@@ -34,6 +34,14 @@ export const NODE_LINE_TESTS = [
 /** Of NODE_LINE_TESTS, the MongoDB variants left to the workspace's runtime: all but the clusters' (node:cluster). */
 export const NODE_LINE_EXCLUDED = ['hardening/*.integration.test.ts', 'processes/!(cluster|cluster-supervision).integration.test.ts'];
 
+/**
+ * What every project's `expect` starts from. `expect.poll` waits for something that will happen
+ * (a log line, a mail, a page's alert): vitest's default of one second is too short for a 2-core CI
+ * machine running two test files beside their servers and browsers, and a longer wait costs time
+ * only when the awaited thing never comes, that is when the test fails anyway.
+ */
+export const expectDefaults = { poll: { timeout: 10_000 } };
+
 /** The suites that serve over sockets, once more with the fast path off. */
 const fastPathOff = {
   root: './tests',
@@ -44,6 +52,7 @@ const fastPathOff = {
     include: ['http-api/**/*.test.ts', 'hardening/**/*.test.ts'],
     exclude: ['**/node_modules/**'],
     env: { FAST_PATH: 'off' },
+    expect: expectDefaults,
   },
 };
 

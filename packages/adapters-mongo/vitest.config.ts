@@ -1,10 +1,12 @@
 import { defineProject } from 'vitest/config';
+import { expectDefaults } from '../../vitest.workspace.js';
 
 export default defineProject({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
     name: 'adapters-mongo',
+    expect: expectDefaults,
     include: ['src/**/*.test.ts'],
   },
 });

@@ -225,6 +225,8 @@ describe.skipIf(skipped)('the pages a mailed link opens, in Chromium, from a rea
     await page.keyboard.press('Tab');
     await page.keyboard.type('shorter');
     await page.keyboard.press('Enter');
+    // An alert's text comes two frames after its change, so a screen reader hears it as new.
+    await expect.poll(() => stateOf(page).then((state) => state.alerts), { timeout: 15_000 }).toEqual(['The two passwords are not the same. Type the new password again.']);
     const mismatch = await note(page, 'reset page, the two passwords differ');
     expect(mismatch).toMatchObject({ focused: 'input#repeat-password "New password, again"', alerts: ['The two passwords are not the same. Type the new password again.'] });
     expect(await page.locator('#repeat-password').getAttribute('aria-invalid')).toBe('true');
