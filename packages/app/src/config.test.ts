@@ -129,6 +129,28 @@ describe('readConfig', () => {
     });
   });
 
+  describe('BCRYPT_COST', () => {
+    it('is 12 by default, in production and out of it', () => {
+      expect(readConfig({}).bcryptCost).toBe(12);
+      expect(readConfig({ NODE_ENV: 'production', JWT_SECRET: PRODUCTION_SECRET }).bcryptCost).toBe(12);
+    });
+
+    it('reads 4 to 14 outside production, and 12 in production', () => {
+      expect(readConfig({ BCRYPT_COST: '4' }).bcryptCost).toBe(4);
+      expect(readConfig({ BCRYPT_COST: '14' }).bcryptCost).toBe(14);
+      expect(readConfig({ NODE_ENV: 'production', JWT_SECRET: PRODUCTION_SECRET, BCRYPT_COST: '12' }).bcryptCost).toBe(12);
+    });
+
+    it.each(['3', '15', '12.5', 'twelve', '-12'])('refuses %j, naming it', (BCRYPT_COST) => {
+      expect(refusal({ BCRYPT_COST }).message).toMatch(/^BCRYPT_COST must be/);
+    });
+
+    it('refuses any other cost in production, where every stored hash is cost 12 and a login must not tell them from the dummy hash', () => {
+      for (const BCRYPT_COST of ['4', '11', '13'])
+        expect(refusal({ NODE_ENV: 'production', JWT_SECRET: PRODUCTION_SECRET, BCRYPT_COST }).message).toBe('BCRYPT_COST must be 12 when NODE_ENV=production');
+    });
+  });
+
   describe('SESSIONS_MAX_PER_USER and SESSION_MAX_AGE_DAYS', () => {
     it('default to 20 sessions and 30 days', () => {
       expect(readConfig({}).sessions).toStrictEqual({ maxPerUser: 20, maxAgeDays: 30 });

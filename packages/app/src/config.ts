@@ -3,6 +3,7 @@ import { POST_ACCESS_MODES, resetLinksKept, type PostAccessMode } from '@inkwell
 import { isIPv4, isIPv6 } from 'node:net';
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
+import { BCRYPT_COST, BCRYPT_MAX_COST, BCRYPT_MIN_COST } from './adapters/bcrypt-password-hasher.js';
 import type { Secrets } from './redact-url-passwords.js';
 
 /** The JWT secret used when `JWT_SECRET` is unset outside production. Public by design: never use it for real. */
@@ -54,6 +55,8 @@ export interface Config {
   readonly hashWorkers: number;
   /** Hashing jobs that may wait for a thread before signup and login answer 503. */
   readonly hashQueueMax: number;
+  /** bcrypt's work factor for new password hashes: 12, and nothing else in production. */
+  readonly bcryptCost: number;
   /**
    * Connections one process holds open at once, from one client address (0: no bound, as with a
    * trusted proxy, whose address every connection has), and how many of them may be in their
@@ -354,6 +357,11 @@ const EnvSchema = v.object({
   WEB_CONCURRENCY: wholeNumber('WEB_CONCURRENCY', 1, 1),
   HASH_WORKERS: wholeNumber('HASH_WORKERS', availableParallelism(), 1),
   HASH_QUEUE_MAX: wholeNumber('HASH_QUEUE_MAX', 32),
+  BCRYPT_COST: v.pipe(
+    wholeNumber('BCRYPT_COST', BCRYPT_COST, BCRYPT_MIN_COST),
+    // Each step doubles what every signup, login and password change costs, and what a start-up costs once.
+    v.maxValue(BCRYPT_MAX_COST, `BCRYPT_COST must be at most ${BCRYPT_MAX_COST}`),
+  ),
   CONNECTIONS_MAX: wholeNumber('CONNECTIONS_MAX', 1024, 1),
   CONNECTIONS_PER_ADDRESS_MAX: wholeNumber('CONNECTIONS_PER_ADDRESS_MAX', 256),
   LINGERING_CONNECTIONS_MAX: wholeNumber('LINGERING_CONNECTIONS_MAX', 128),
@@ -409,6 +417,9 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
       throw new ConfigError(
         `JWT_SECRET must be at least ${MIN_PRODUCTION_SECRET_BYTES} bytes long when NODE_ENV=production`,
       );
+    // A login for an unknown address checks a dummy hash of the configured cost, and a known one
+    // its stored hash: every stored hash is cost 12, so any other cost would time them apart.
+    if (rest.BCRYPT_COST !== BCRYPT_COST) throw new ConfigError(`BCRYPT_COST must be ${BCRYPT_COST} when NODE_ENV=production`);
   } else if (JWT_SECRET === undefined || JWT_SECRET === DEVELOPMENT_JWT_SECRET) {
     warnings.push(
       'JWT_SECRET is unset (or is the development secret): using the public development secret. Tokens are forgeable; set JWT_SECRET before exposing this server.',
@@ -446,6 +457,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
     webConcurrency: rest.WEB_CONCURRENCY,
     hashWorkers: rest.HASH_WORKERS,
     hashQueueMax: rest.HASH_QUEUE_MAX,
+    bcryptCost: rest.BCRYPT_COST,
     // Behind a trusted proxy every connection comes from the proxy's address: clients are told
     // apart by X-Forwarded-For, per request, and the per-address bound would bound the proxy.
     connections: { open: rest.CONNECTIONS_MAX, perAddress: rest.TRUST_PROXY ? 0 : rest.CONNECTIONS_PER_ADDRESS_MAX, lingering: rest.LINGERING_CONNECTIONS_MAX },

@@ -73,7 +73,7 @@ export async function createInkwell(config: Config, logger: Logger, overrides: I
   // The hashing threads start here, with the server; a substituted hasher belongs to whoever passed it.
   let pool: PooledPasswordHasher | undefined;
   const hasher =
-    overrides.hasher ?? (pool = createBcryptPasswordHasher({ threads: config.hashWorkers, queueMax: config.hashQueueMax }));
+    overrides.hasher ?? (pool = createBcryptPasswordHasher({ threads: config.hashWorkers, queueMax: config.hashQueueMax, cost: config.bcryptCost }));
   let stopping = false;
   const limits = createAbuseLimits(config, store, clock);
   const mail = config.mail === null ? null : startMail({ ...config, mail: config.mail }, store, limits.mailLimits, clock, logger, overrides);

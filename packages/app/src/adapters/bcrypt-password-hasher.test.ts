@@ -97,6 +97,29 @@ describe('createBcryptPasswordHasher (worker-thread pool)', { timeout: 30_000 },
   });
 });
 
+describe('another work factor (BCRYPT_COST)', () => {
+  it('hashes at that cost, with a dummy hash of that cost that no password matches', async () => {
+    const hasher = createBcryptPasswordHasher({ threads: 1, queueMax: 4, cost: 6 });
+    try {
+      const hashed = await hasher.hash(PASSWORD);
+      expect(hashed).toMatch(/^\$2b\$06\$[./A-Za-z0-9]{53}$/);
+      expect(hasher.dummyHash).toMatch(/^\$2b\$06\$[./A-Za-z0-9]{53}$/);
+      expect(await hasher.verify(PASSWORD, hashed)).toBe(true);
+      expect(await hasher.verify(PASSWORD, hasher.dummyHash)).toBe(false);
+      // A new one for every pool: nothing about it is kept anywhere.
+      const other = createBcryptPasswordHasher({ threads: 1, queueMax: 0, cost: 6 });
+      expect(other.dummyHash).not.toBe(hasher.dummyHash);
+      await other.close();
+    } finally {
+      await hasher.close();
+    }
+  });
+
+  it('refuses a cost outside 4 to 14 before starting a thread', () => {
+    for (const cost of [3, 15, 12.5, Number.NaN]) expect(() => createBcryptPasswordHasher({ threads: 1, queueMax: 0, cost })).toThrow(RangeError);
+  });
+});
+
 describe('the bounded queue', { timeout: 30_000 }, () => {
   const pools: PooledPasswordHasher[] = [];
   const pool = (threads: number, queueMax: number) => {

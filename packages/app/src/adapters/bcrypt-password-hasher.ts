@@ -1,10 +1,20 @@
 import { DomainError, type PasswordHasher } from '@inkwell/domain';
+import { hashSync } from 'bcryptjs';
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Piscina } from 'piscina';
 import type { HashJob, VerifyJob } from './password-hash-worker.js';
 
-/** The spec's work factor. */
+/** The spec's work factor: the default, and the only one production accepts (config's BCRYPT_COST). */
 export const BCRYPT_COST = 12;
+
+/**
+ * The work factors a pool may be given; any but 12 only outside production, for a test suite or a
+ * development machine that creates many accounts. Above 14 a login takes seconds of a core.
+ */
+export const BCRYPT_MIN_COST = 4;
+/** See `BCRYPT_MIN_COST`. */
+export const BCRYPT_MAX_COST = 14;
 
 /**
  * A cost-12 bcrypt hash of 32 random bytes nobody kept: no password matches it, and checking
@@ -21,6 +31,7 @@ export interface HashPoolOptions {
   readonly threads: number;
   /** Jobs that may wait for a free thread; one more is refused with `ServerBusy`. */
   readonly queueMax: number;
+  /** The work factor of new hashes, `BCRYPT_MIN_COST` to `BCRYPT_MAX_COST`; `BCRYPT_COST` by default. */
   readonly cost?: number;
 }
 
@@ -41,6 +52,10 @@ const workerFile = new URL(`./password-hash-worker${import.meta.url.endsWith('.t
  */
 export function createBcryptPasswordHasher(options: HashPoolOptions): PooledPasswordHasher {
   const cost = options.cost ?? BCRYPT_COST;
+  if (!Number.isInteger(cost) || cost < BCRYPT_MIN_COST || cost > BCRYPT_MAX_COST) throw new RangeError(`bcrypt cost must be a whole number from ${BCRYPT_MIN_COST} to ${BCRYPT_MAX_COST}`);
+  // A login for an unknown address checks the dummy hash: at the pool's own cost, or it would
+  // answer faster (or slower) than one for a known address and tell the two apart. Once, here.
+  const dummyHash = cost === BCRYPT_COST ? DUMMY_HASH : hashSync(randomBytes(32).toString('base64'), cost);
   const pool = new Piscina<HashJob | VerifyJob, string | boolean>({
     filename: workerFile.href,
     // Piscina loads the worker's handler by name when a thread starts; every job names its own.
@@ -65,7 +80,7 @@ export function createBcryptPasswordHasher(options: HashPoolOptions): PooledPass
   };
 
   return {
-    dummyHash: DUMMY_HASH,
+    dummyHash,
     hash: (password) => run<string>('hash', { password, cost } satisfies HashJob),
     verify: (password, passwordHash) => run<boolean>('verify', { password, passwordHash } satisfies VerifyJob),
     close: () => (closing ??= pool.close()),
