@@ -1,7 +1,8 @@
 // The test projects: one per package, the acceptance suites in tests/, and the bench's own checks. vitest.config.ts
 // runs them as its `test.projects`; each project's own vitest.config.ts names it and sets it up.
 // The suites that serve over sockets run a second time with the serving layer's fast path off
-// (FAST_PATH=off, which every server they start takes), so both ways are checked on every run.
+// (FAST_PATH=off, which every server they start takes), so both ways are checked on every run;
+// the files among them that never serve (IN_PROCESS_ONLY) run once.
 //
 // With NODE_LINE_SUITES=1 (what .ci/run sets on the maintained Node.js lines older than the
 // workspace's runtime), only what can differ between Node.js lines runs, fast path on, as
@@ -31,8 +32,29 @@ export const NODE_LINE_TESTS = [
   'packages/*.test.ts',
 ];
 
-/** Of NODE_LINE_TESTS, the MongoDB variants left to the workspace's runtime: all but the clusters' (node:cluster). */
-export const NODE_LINE_EXCLUDED = ['hardening/*.integration.test.ts', 'processes/!(cluster|cluster-supervision).integration.test.ts'];
+/**
+ * The files of http-api/ and hardening/ that drive the app in this process through `app.request`
+ * alone, never a socket: the fast path is not on their way, so the run with it off would repeat
+ * them word for word. tests/ci/node-line-suites.test.ts checks that none of them serves.
+ */
+export const IN_PROCESS_ONLY = [
+  'http-api/memory-store.test.ts',
+  'hardening/fuzz.test.ts',
+  'hardening/fuzz.integration.test.ts',
+  'hardening/mail-budgets.test.ts',
+  'hardening/mail-budgets.integration.test.ts',
+];
+
+/**
+ * Of NODE_LINE_TESTS, what is left to the workspace's runtime: the MongoDB variants, but the
+ * clusters' (node:cluster), and the hardening files that never serve over a socket (IN_PROCESS_ONLY),
+ * which do not reach Node's HTTP server.
+ */
+export const NODE_LINE_EXCLUDED = [
+  'hardening/*.integration.test.ts',
+  'processes/!(cluster|cluster-supervision).integration.test.ts',
+  ...IN_PROCESS_ONLY.filter((path) => path.startsWith('hardening/')),
+];
 
 /**
  * What every project's `expect` starts from. `expect.poll` waits for something that will happen
@@ -50,7 +72,7 @@ const fastPathOff = {
   test: {
     name: 'tests, fast path off',
     include: ['http-api/**/*.test.ts', 'hardening/**/*.test.ts'],
-    exclude: ['**/node_modules/**'],
+    exclude: ['**/node_modules/**', ...IN_PROCESS_ONLY],
     env: { FAST_PATH: 'off' },
     expect: expectDefaults,
   },

@@ -4,10 +4,11 @@
 // differ between lines, once each. By folder, so a file added to one of them is in without a list
 // to keep.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { IN_PROCESS_ONLY } from '../../vitest.workspace.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const vitest = join(root, 'node_modules/vitest/vitest.mjs');
@@ -36,26 +37,47 @@ const packages = ['domain', 'adapters-http', 'adapters-mongo', 'app'];
 const inPackage = (name: string) => testFilesIn(`packages/${name}/src`).map((path) => `${name}: ${path}`);
 const ofTests = (...folders: string[]) => folders.flatMap((folder) => testFilesIn(`tests/${folder}`));
 const socketSuites = ofTests('http-api', 'hardening');
+const inProcessOnly = IN_PROCESS_ONLY.map((path) => `tests/${path}`);
 
 // Each test starts vitest itself, which loads every project's config: seconds, more on a busy machine.
 describe('the test files each Node.js line runs', { timeout: 60_000 }, () => {
   it('on the workspace’s runtime: every one, and the socket suites once more with the fast path off', () => {
     const files = listed({ NODE_LINE_SUITES: undefined });
+    expect(inProcessOnly.every((path) => socketSuites.includes(path))).toBe(true);
     expect(files).toEqual(
       [
         ...packages.flatMap(inPackage),
         ...testFilesIn('tests').map((path) => `tests: ${path}`),
         ...testFilesIn('bench').map((path) => `bench: ${path}`),
-        ...socketSuites.map((path) => `tests, fast path off: ${path}`),
+        ...socketSuites.filter((path) => !inProcessOnly.includes(path)).map((path) => `tests, fast path off: ${path}`),
       ].sort(),
     );
+  });
+
+  it('leaves out of the fast-path-off run only files that serve nothing over a socket', () => {
+    // What starts a server on a socket, in a test file or the suite it runs: the app's own
+    // servers, the test support's, the serving layer itself, or a target in a child process.
+    const serves = /\b(startServer|startInkwell|serveNode|describeWire\w*|httpTarget\([^)]*in: 'child')/;
+    for (const path of inProcessOnly) {
+      const text = readFileSync(join(root, path), 'utf8');
+      expect(text, path).not.toMatch(serves);
+      for (const [, suite] of text.matchAll(/from '\.\/([\w.-]+\.suite)\.js'/g)) {
+        const used = [...text.matchAll(/\b(describe\w+)\(/g)].map(([, name]) => name);
+        const suiteText = readFileSync(join(root, dirname(path), `${suite}.ts`), 'utf8');
+        for (const name of used) {
+          const body = suiteText.slice(suiteText.indexOf(`export function ${name}(`));
+          const end = body.indexOf('\nexport ', 1);
+          expect(body.slice(0, end === -1 ? undefined : end), `${path}: ${name}`).not.toMatch(serves);
+        }
+      }
+    }
   });
 
   it('on the older lines (NODE_LINE_SUITES=1): every package’s, the socket suites on the memory store, the processes (clusters on MongoDB) and the packed packages, once', () => {
     const files = listed({ NODE_LINE_SUITES: '1' });
     const memoryOnly = (path: string) => !path.endsWith('.integration.test.ts');
     const fromTests = [
-      ...ofTests('hardening').filter(memoryOnly),
+      ...ofTests('hardening').filter((path) => memoryOnly(path) && !inProcessOnly.includes(path)),
       'tests/http-api/memory-store.test.ts',
       'tests/http-api/password-hashing.test.ts',
       ...ofTests('processes').filter((path) => memoryOnly(path) || /\/cluster[^/]*\.integration\.test\.ts$/.test(path)),

@@ -2,7 +2,9 @@ import { DEFAULT_MAIL_RULES, FIRST_POST_VERSION, type Post, type PostAccessMode 
 import { fakePasswordHasher, manualClock, recordingMailSender } from '@inkwell/domain/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig, createInkwell, type Inkwell, createLogger, type Store } from '@inkwell/app';
+import { readConfig, createInkwell, type Inkwell, createLogger, openStore, type Store } from '@inkwell/app';
+import type { TestMongo } from '@inkwell/adapters-mongo/testing';
+import { mongoStores } from '../support/stores.js';
 import { serveNode, type NodeServer } from '@inkwell/adapters-http';
 import { rawExchange } from '../support/raw-http.js';
 import { SERVING_ENV } from '../support/start-inkwell.js';
@@ -33,6 +35,27 @@ export interface StoredData {
 export interface FuzzStoreFactory {
   readonly label: string;
   open(): Promise<{ store: Store; snapshot(): Promise<StoredData> }>;
+}
+
+/** The in-memory store, tracked (`trackedSnapshot`). */
+export const memoryFuzzStore: FuzzStoreFactory = { label: 'memory', open: async () => trackedSnapshot(await openStore(readConfig({ DB_URL: 'memory:' }))) };
+
+/** The test MongoDB's store; its snapshot reads the collections themselves, so a write that bypassed the repositories would show too. */
+export function mongoFuzzStore(mongo: () => TestMongo): FuzzStoreFactory {
+  return {
+    label: 'mongodb',
+    open: async () => ({
+      store: await mongoStores(mongo).open(),
+      snapshot: async () => {
+        const { db } = mongo();
+        const [users, posts] = await Promise.all([
+          db.collection('users').find({}).sort({ _id: 1 }).toArray(),
+          db.collection('posts').find({}).sort({ _id: 1 }).toArray(),
+        ]);
+        return { users, posts };
+      },
+    }),
+  };
 }
 
 /**

@@ -58,9 +58,14 @@ const answered = (method: string, path: string) => (line: Record<string, unknown
 /** The settings every process of a service runs with, on top of the test settings; a function when they are known only once the suite starts. */
 export type ServiceEnv = Record<string, string> | (() => Record<string, string>);
 
-/** One process of the service, serving: on the test database with the signing secret, one hashing thread, and `extra`. */
+/**
+ * One process of the service, serving: on the test database with the signing secret, one hashing
+ * thread at bcrypt's lowest cost (production accepts only 12, and gets it), and `extra`. These
+ * suites are about processes sharing a database, not about the cost of a hash.
+ */
 function startProcess(mongo: TestMongo, extra: Record<string, string>): Promise<ChildServer> {
-  return startInkwell({ in: 'child', store: mongo, env: { JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...extra } });
+  const cost: Record<string, string> = extra.NODE_ENV === 'production' ? {} : { BCRYPT_COST: '4' };
+  return startInkwell({ in: 'child', store: mongo, env: { JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...cost, ...extra } });
 }
 
 /** The pids of the processes (each of its own) that logged a line that matches. */
