@@ -100,11 +100,18 @@ export class MongoOutbox implements Outbox {
     return claimed;
   }
 
-  /** Sets the lease of a message `holder` still holds to `leaseMs` from the database's now, in one update whose filter names the holder. */
+  /**
+   * Extends the lease of a message `holder` still holds to `leaseMs` from the database's now, never
+   * earlier than it ends already, in one update whose filter names the holder.
+   */
   async renew(id: string, holder: string, _now: number, leaseMs: number): Promise<boolean> {
     const _id = toObjectId(id);
     if (!_id) return false;
-    return callStore(async () => (await this.#messages.updateOne({ _id, holder: { $eq: holder } }, [{ $set: { leaseUntil: leaseFromNow(leaseMs) } }])).matchedCount === 1);
+    return callStore(
+      async () =>
+        (await this.#messages.updateOne({ _id, holder: { $eq: holder } }, [{ $set: { leaseUntil: { $max: ['$leaseUntil', leaseFromNow(leaseMs)] } } }])).matchedCount ===
+        1,
+    );
   }
 
   /** Removes the message if `holder` still holds it. */

@@ -96,11 +96,23 @@ export interface SmtpWorkerSetup {
   readonly ca?: SecureContextOptions['ca'];
 }
 
-/** A message to the worker thread: a mail to send, or a send to call off. */
-export type ToWorker = { readonly type: 'send'; readonly id: number; readonly mail: Mail } | { readonly type: 'abort'; readonly id: number };
+/**
+ * A message to the worker thread: a mail to send (`gated`: its end waits for a `commit` answer),
+ * a send to call off, or the answer to a send's `commit` question (`ok`: its end may go).
+ */
+export type ToWorker =
+  | { readonly type: 'send'; readonly id: number; readonly mail: Mail; readonly gated: boolean }
+  | { readonly type: 'abort'; readonly id: number }
+  | { readonly type: 'commit'; readonly id: number; readonly ok: boolean };
 
-/** A message from the worker thread: how a send ended. */
-export type FromWorker = { readonly id: number; readonly ok: true } | { readonly id: number; readonly ok: false; readonly failure: SmtpFailureFacts };
+/**
+ * A message from the worker thread: how a send ended, or a gated send asking whether its end may
+ * go (`holdMs`: the most it may still take from the question).
+ */
+export type FromWorker =
+  | { readonly type: 'done'; readonly id: number; readonly ok: true }
+  | { readonly type: 'done'; readonly id: number; readonly ok: false; readonly failure: SmtpFailureFacts }
+  | { readonly type: 'commit'; readonly id: number; readonly holdMs: number };
 
 // From source (tests, `pnpm dev`) this module is .ts and so is its worker; built, both are .js.
 const workerFile = new URL(`./smtp-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
@@ -115,6 +127,12 @@ const workerFile = new URL(`./smtp-worker${import.meta.url.endsWith('.ts') ? '.t
  * too slow, aborted by its signal), so the message is retried later. Every mail carries the same
  * `Message-ID` on every attempt, made from the message's id. A thread that dies fails the sends
  * under way and is started again for the next.
+ *
+ * With `commit`, the final "." of DATA (the point past which the server may accept the mail) waits
+ * until `commit(holdMs)` resolves, `holdMs` being the idle timeout (or what is left of the whole
+ * send's, when less), which the thread then keeps to from the question; when it rejects, the
+ * connection is closed without the ".", so the server has only an unfinished DATA, which it
+ * discards.
  */
 export function createSmtpMailSender(options: SmtpMailSenderOptions): ClosableMailSender {
   const setup: SmtpWorkerSetup = {
@@ -123,7 +141,7 @@ export function createSmtpMailSender(options: SmtpMailSenderOptions): ClosableMa
     site: { from: options.from, appUrl: options.appUrl },
     ...(options.ca === undefined ? {} : { ca: options.ca }),
   };
-  const pending = new Map<number, { resolve: () => void; reject: (error: SmtpFailure) => void }>();
+  const pending = new Map<number, { resolve: () => void; reject: (error: SmtpFailure) => void; commit?: (holdMs: number) => Promise<void> }>();
   let nextId = 0;
   let worker: Worker | undefined;
   let closed = false;
@@ -138,6 +156,17 @@ export function createSmtpMailSender(options: SmtpMailSenderOptions): ClosableMa
     started.unref();
     started.on('message', (message: FromWorker) => {
       const waiting = pending.get(message.id);
+      if (message.type === 'commit') {
+        const answer = (ok: boolean) => {
+          if (worker === started) started.postMessage({ type: 'commit', id: message.id, ok } satisfies ToWorker);
+        };
+        if (waiting?.commit === undefined) return answer(waiting !== undefined);
+        waiting.commit(message.holdMs).then(
+          () => answer(true),
+          () => answer(false),
+        );
+        return;
+      }
       pending.delete(message.id);
       if (message.ok) waiting?.resolve();
       else waiting?.reject(new SmtpFailure(message.failure));
@@ -153,7 +182,7 @@ export function createSmtpMailSender(options: SmtpMailSenderOptions): ClosableMa
 
   return {
     send(mail: Mail, sendOptions: SendOptions = {}) {
-      const { signal } = sendOptions;
+      const { signal, commit } = sendOptions;
       if (closed) return Promise.reject(new SmtpFailure({ kind: 'other', code: 'ECLOSED' }));
       if (signal?.aborted) return Promise.reject(new SmtpFailure({ kind: 'aborted', code: 'EABORT' }));
       const id = ++nextId;
@@ -169,8 +198,9 @@ export function createSmtpMailSender(options: SmtpMailSenderOptions): ClosableMa
         pending.set(id, {
           resolve: () => (signal?.removeEventListener('abort', onAbort), resolve()),
           reject: (error) => (signal?.removeEventListener('abort', onAbort), reject(error)),
+          ...(commit === undefined ? {} : { commit }),
         });
-        target.postMessage({ type: 'send', id, mail: { ...mail } } satisfies ToWorker);
+        target.postMessage({ type: 'send', id, mail: { ...mail }, gated: commit !== undefined } satisfies ToWorker);
       });
     },
     async close() {
