@@ -2,6 +2,8 @@
 // 127.0.0.1, that keeps what arrives: each mail's envelope, whether the connection was encrypted,
 // and its headers, text and HTML read back from the raw message. A test can take it down and bring
 // it back on the same port, and hold a mail at the end of its DATA until it says what to answer.
+// A DATA whose connection closed before its end (the final ".") is kept apart: the server
+// discarded it, and a test can tell that the whole mail came but its end never did.
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
@@ -62,6 +64,8 @@ export interface TestMailServer {
   readonly received: readonly ReceivedMail[];
   /** Every mail whose DATA arrived, accepted or not, in order. */
   readonly arrivals: readonly ReceivedMail[];
+  /** What came of every DATA whose connection closed before its end (the final "."), raw, in order: mail the server discarded. */
+  readonly unfinished: readonly string[];
   /** Resolves with `received` once it holds at least `count` mails; rejects after `timeoutMs`. */
   waitFor(count: number, timeoutMs?: number): Promise<readonly ReceivedMail[]>;
   /** Holds the next mail whose DATA arrives until `release`. */
@@ -81,6 +85,7 @@ export async function startTestMailServer(options: TestMailServerOptions = {}): 
   if (mode !== 'none' && options.certificate === undefined) throw new Error(`startTestMailServer: tls '${mode}' needs a certificate`);
   const received: ReceivedMail[] = [];
   const arrivals: ReceivedMail[] = [];
+  const unfinished: string[] = [];
   const holds: { arrived: (mail: ReceivedMail) => void; answer: Promise<'accept' | 'refuse'> }[] = [];
   const waiters = new Set<() => void>();
   const changed = () => {
@@ -110,6 +115,11 @@ export async function startTestMailServer(options: TestMailServerOptions = {}): 
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // The client closed the connection before the end of the DATA: smtp-server drops the mail.
+      stream.on('error', () => {
+        unfinished.push(Buffer.concat(chunks).toString('utf8'));
+        changed();
+      });
       stream.on('end', () => {
         const mail = readMail(Buffer.concat(chunks).toString('utf8'), {
           from: session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address,
@@ -160,6 +170,7 @@ export async function startTestMailServer(options: TestMailServerOptions = {}): 
     port,
     received,
     arrivals,
+    unfinished,
     waitFor(count, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
