@@ -22,8 +22,8 @@ const MINUTE_MS = 60_000;
  * RFC 5321 §4.5.3.2's timeouts: 5 minutes for the greeting, and a silence of up to 10 minutes at
  * any step, which the reply to the end of the mail (the one RFC 5321 gives 10 minutes, "to avoid
  * duplicate messages") needs. A client that gave up sooner would try the mail again while the
- * server may still accept it. The delivery loop renews the message's lease for as long as the send
- * takes. Connecting is bounded at 30 s (nothing is sent until then), and a whole send at 20 minutes,
+ * server may still accept it. The delivery loop renews the message's lease until the end of the
+ * mail, then holds it for the wait for the reply (`commit`). Connecting is bounded at 30 s (nothing is sent until then), and a whole send at 20 minutes,
  * so that no server, however it trickles its replies, holds a delivery for ever.
  */
 export const DEFAULT_SMTP_TIMEOUTS: SmtpTimeouts = { connect: 30_000, greeting: 5 * MINUTE_MS, idle: 10 * MINUTE_MS, send: 20 * MINUTE_MS };
