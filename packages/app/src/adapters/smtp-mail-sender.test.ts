@@ -167,16 +167,22 @@ describe('the SMTP MailSender, against a real SMTP server in this process', { ti
     expect(server.arrivals).toHaveLength(1);
   });
 
-  it('sends the end of the mail only once commit allows, asking with the wait for the reply it then keeps to', async () => {
+  it('sends the end of the mail only once commit allows, asking once the data went, with the wait for the reply it then keeps to', async () => {
     const { server, sender } = await serverAndSender({ tls: 'starttls' }, { timeouts: { idle: 1_500 } });
     const asked: number[] = [];
     let allow: () => void = () => undefined;
+    const recipient = server.holdNextRecipient();
     const sending = sender.send(RESET, {
       commit: (holdMs) => {
         asked.push(holdMs);
         return new Promise<void>((resolve) => (allow = resolve));
       },
     });
+    // Not asked before the mail's data went: the server still holds its recipient.
+    await recipient.reached;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(asked).toEqual([]);
+    recipient.release('accept');
     await vi.waitFor(() => expect(asked).toHaveLength(1), { timeout: 20_000 });
     expect(asked[0]).toBe(1_500);
     // Held at the question for longer than the idle timeout: nothing is counted against it until the end goes.

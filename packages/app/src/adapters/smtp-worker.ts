@@ -4,7 +4,7 @@
 // reset asked for an address with an account must not make the next answers slower than one
 // asked for an address without (bench/reset-timing.ts).
 import { setPriority } from 'node:os';
-import { Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createTransport, type SendMailOptions } from 'nodemailer';
 import { writeMail } from './mail-words.js';
@@ -47,30 +47,62 @@ type GatedMailOptions = SendMailOptions & { endGate?: EndGate };
 
 /**
  * The point of no return of a send is the end of its DATA: nodemailer writes the final "." once
- * the message's stream ends. A gated mail's stream passes every byte on at once but ends only once
- * its gate allows; when the gate refuses, the stream fails, and nodemailer closes the connection
- * without the "." (an error of the source stream fails the send and closes the socket: the data
- * stream that appends the "." is never ended).
+ * the message's stream ends, and it reads that stream only once the server answered DATA (354).
+ * A gated mail's stream hands each byte over as the connection asks for it, and ends only once
+ * the connection has taken every byte and the gate allows; when the gate refuses, the stream
+ * fails, and nodemailer closes the connection without the "." (the error of the source stream
+ * fails the send and destroys the socket; the stream that appends the "." is never ended).
  */
 mailer.use('stream', (mail, done) => {
   const gate = (mail.data as GatedMailOptions).endGate;
-  if (gate !== undefined) mail.message.transform(() => endingWhen(gate));
+  if (gate !== undefined) mail.message.processFunc((input) => endingWhen(input, gate));
   done();
 });
 
-/** A stream that passes what it is given and ends once `gate` resolves, or fails with its rejection. */
-function endingWhen(gate: EndGate): Transform {
-  return new Transform({
-    transform(chunk, _encoding, callback) {
-      callback(null, chunk);
-    },
-    flush(callback) {
-      gate().then(
-        () => callback(),
-        (error: unknown) => callback(error instanceof Error ? error : new Error('the end of the mail was not allowed')),
-      );
+/**
+ * The message `input` carries, handed over a chunk at a time as its reader asks (nothing is read
+ * ahead: its buffer holds nothing), ended only once the reader asked past the last byte and `gate`
+ * resolved; failed with `gate`'s rejection or `input`'s error. A mail is a few kilobytes, so
+ * `input` is read whole as it comes.
+ */
+function endingWhen(input: Readable, gate: EndGate): Readable {
+  const chunks: Buffer[] = [];
+  let inputEnded = false;
+  let wanted = false;
+  let asked = false;
+  const output = new Readable({
+    highWaterMark: 0,
+    read() {
+      wanted = true;
+      feed();
     },
   });
+  const feed = () => {
+    if (!wanted) return;
+    const chunk = chunks.shift();
+    if (chunk !== undefined) {
+      wanted = false;
+      output.push(chunk);
+      return;
+    }
+    if (!inputEnded || asked) return;
+    asked = true;
+    wanted = false;
+    gate().then(
+      () => output.push(null),
+      (error: unknown) => output.destroy(error instanceof Error ? error : new Error('the end of the mail was not allowed')),
+    );
+  };
+  input.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    feed();
+  });
+  input.on('end', () => {
+    inputEnded = true;
+    feed();
+  });
+  input.on('error', (error) => output.destroy(error));
+  return output;
 }
 
 /** A send under way: how to call it off, and the answer its commit question waits for. */
