@@ -294,15 +294,21 @@ describe('the delivery loop', () => {
     expect(delivered).toHaveLength(1);
   });
 
+  /** One message in an in-memory outbox, its delivery started and held, under leases of 200 ms renewed every 40 ms and given up 50 ms before they could end. */
+  const deliveringOne = async () => {
+    const outbox = createInMemoryOutbox();
+    const clock = manualClock(Date.now());
+    const renew = vi.spyOn(outbox, 'renew');
+    const added = await outbox.add(reset(clock.now()));
+    const deliveries = heldDeliveries();
+    const { loop } = start(outbox, deliveries.deliver, { leaseMs: 200, renewEveryMs: 40, leaseMarginMs: 50, pollMs: 3_600_000 }, clock);
+    await deliveries.reached(1);
+    return { outbox, clock, renew, added, deliveries, loop };
+  };
+
   describe("a message's lease while it is delivered", () => {
     it('is renewed every renewEveryMs for as long as the delivery takes, so no other holder can claim it, and no more once it ends', async () => {
-      const outbox = createInMemoryOutbox();
-      const clock = manualClock(Date.now());
-      const renew = vi.spyOn(outbox, 'renew');
-      const added = await outbox.add(reset(clock.now()));
-      const deliveries = heldDeliveries();
-      const { loop } = start(outbox, deliveries.deliver, { leaseMs: 200, renewEveryMs: 40, leaseMarginMs: 50, pollMs: 3_600_000 }, clock);
-      await deliveries.reached(1);
+      const { outbox, clock, renew, added, deliveries, loop } = await deliveringOne();
       // Far past the first lease, by the clock the outbox counts leases by: still held, since it was renewed.
       for (let i = 0; i < 5; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -381,13 +387,7 @@ describe('the delivery loop', () => {
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
     it('takes one lease covering holdMs plus leaseMs, stops renewing, and a late short renewal never shortens it', async () => {
-      const outbox = createInMemoryOutbox();
-      const clock = manualClock(Date.now());
-      const renew = vi.spyOn(outbox, 'renew');
-      const added = await outbox.add(reset(clock.now()));
-      const deliveries = heldDeliveries();
-      const { loop } = start(outbox, deliveries.deliver, { leaseMs: 200, renewEveryMs: 40, leaseMarginMs: 50, pollMs: 3_600_000 }, clock);
-      await deliveries.reached(1);
+      const { outbox, clock, renew, added, deliveries, loop } = await deliveringOne();
       const delivery = deliveries.calls[0] as PendingDelivery;
       await sleep(60);
       const before = renew.mock.calls.length;
