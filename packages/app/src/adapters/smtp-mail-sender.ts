@@ -23,8 +23,9 @@ const MINUTE_MS = 60_000;
  * any step, which the reply to the end of the mail (the one RFC 5321 gives 10 minutes, "to avoid
  * duplicate messages") needs. A client that gave up sooner would try the mail again while the
  * server may still accept it. The delivery loop renews the message's lease until the end of the
- * mail, then holds it for the wait for the reply (`commit`). Connecting is bounded at 30 s (nothing is sent until then), and a whole send at 20 minutes,
- * so that no server, however it trickles its replies, holds a delivery for ever.
+ * mail, then holds it for the wait for the reply (`commit`). Connecting is bounded at 30 s (nothing
+ * is sent until then), and a whole send at 20 minutes, so that no server, however it trickles its
+ * replies, holds a delivery for ever.
  */
 export const DEFAULT_SMTP_TIMEOUTS: SmtpTimeouts = { connect: 30_000, greeting: 5 * MINUTE_MS, idle: 10 * MINUTE_MS, send: 20 * MINUTE_MS };
 
