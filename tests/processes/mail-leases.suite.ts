@@ -5,7 +5,11 @@
 // server holds the end of a mail's DATA for longer than a lease; the store answers every call
 // late. A process that stops mid-send keeps the promise a crash keeps: at most twice, one
 // Message-ID. The same with production's lease and real processes: mail-delivery.integration.test.ts.
+// The end of a mail's DATA (the point past which the server may accept it) goes only once the
+// store granted the holder one lease covering the wait for the server's answer: a store that is
+// slow then stops the send before that end, and a store slow afterwards cannot cut it.
 import { createInkwell, readConfig, type Inkwell, type Store } from '@inkwell/app';
+import type { Outbox } from '@inkwell/domain';
 import { startTestMailServer, type ReceivedMail, type TestMailServer } from '@inkwell/app/testing';
 import { fakePasswordHasher } from '@inkwell/domain/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -24,16 +28,35 @@ export function describeMailLeases(label: string, store: () => Promise<Store>): 
     let server: TestMailServer;
     let apps: { inkwell: Inkwell; logger: CaptureLogger }[] = [];
     let shared: ReturnType<typeof withLatency>;
+    /** How late the store grants the next lease longer than a lease (a send's long lease at the end of its DATA); once. */
+    let nextLongLeaseLateBy = 0;
 
     beforeEach(async () => {
       // Plain SMTP on 127.0.0.1, where STARTTLS is optional: the dialogue is what these tests are about.
       server = await startTestMailServer({ tls: 'none' });
       shared = withLatency(await store(), 0);
+      nextLongLeaseLateBy = 0;
+      const inner = shared.store.outbox;
+      const outbox: Outbox = {
+        add: (message) => inner.add(message),
+        claim: (...args) => inner.claim(...args),
+        renew: async (id, holder, now, leaseMs) => {
+          const lateBy = leaseMs > LEASE_MS ? nextLongLeaseLateBy : 0;
+          if (lateBy > 0) {
+            nextLongLeaseLateBy = 0;
+            await sleep(lateBy);
+          }
+          return inner.renew(id, holder, now, leaseMs);
+        },
+        remove: (...args) => inner.remove(...args),
+        retryLater: (...args) => inner.retryLater(...args),
+      };
+      const appStore: Store = { ...shared.store, outbox };
       const config = readConfig({ DB_URL: 'memory:', JWT_SECRET: TEST_JWT_SECRET, MAIL_URL: server.url, MAIL_FROM: 'no-reply@inkwell.test', APP_URL: 'https://app.inkwell.test' });
       apps = await Promise.all(
         [0, 1].map(async () => {
           const logger = captureLogger();
-          const inkwell = await createInkwell(config, logger, { store: shared.store, hasher: fakePasswordHasher(), delivery: DELIVERY });
+          const inkwell = await createInkwell(config, logger, { store: appStore, hasher: fakePasswordHasher(), delivery: DELIVERY });
           return { inkwell, logger };
         }),
       );
@@ -82,6 +105,38 @@ export function describeMailLeases(label: string, store: () => Promise<Store>): 
       await sleep(3 * LEASE_MS);
       expect(resets(server.arrivals)).toEqual([first]);
       expect(logged('mail: stopped, its lease could not be kept; left to whoever holds it next')).toEqual([]);
+      await expect.poll(async () => shared.store.outbox.claim('test', Number.MAX_SAFE_INTEGER, LEASE_MS, 10), { timeout: 5_000 }).toEqual([]);
+    });
+
+    // With production's 25 s leases: a database answering 40 s late, under load, every process
+    // alive. The holder's long lease was granted at the end of DATA, before the store slowed
+    // down: no renewal is needed until the server answers, so nothing cuts the send.
+    it('sends a mail once when the store answers a lease and a half late while the mail server holds the end of DATA', async () => {
+      const { held, first } = await resetHeld();
+      shared.setLatency(1.5 * LEASE_MS);
+      await sleep(2 * LEASE_MS);
+      held.release('accept');
+      shared.setLatency(0);
+      await sleep(4 * LEASE_MS);
+      expect(resets(server.arrivals).map((mail) => mail.messageId)).toEqual([first.messageId]);
+      expect(logged('mail: stopped, its lease could not be kept; left to whoever holds it next')).toEqual([]);
+      await expect.poll(async () => shared.store.outbox.claim('test', Number.MAX_SAFE_INTEGER, LEASE_MS, 10), { timeout: 5_000 }).toEqual([]);
+    });
+
+    it('never sends the end of DATA when the store grants the long lease for it too late: the server discards that mail, and it is sent once in full', async () => {
+      expect((await call('POST', '/auth/signup', { email: 'alice@example.com', name: 'Alice', password: PASSWORD })).status).toBe(201);
+      await server.waitFor(1, 10_000);
+      nextLongLeaseLateBy = 2 * LEASE_MS;
+      expect((await call('POST', '/auth/password-reset', { email: 'alice@example.com' })).status).toBe(202);
+      await expect.poll(() => server.unfinished.length, { timeout: 10_000 }).toBe(1);
+      expect(server.unfinished[0]).toContain('Subject: Reset your password');
+      expect(resets(server.arrivals)).toEqual([]);
+      await server.waitFor(2, 10_000);
+      // Past the late grant and more: no second arrival.
+      await sleep(3 * LEASE_MS);
+      expect(resets(server.arrivals)).toHaveLength(1);
+      expect(server.unfinished).toHaveLength(1);
+      expect(logged('mail: stopped, its lease could not be kept; left to whoever holds it next')).toHaveLength(1);
       await expect.poll(async () => shared.store.outbox.claim('test', Number.MAX_SAFE_INTEGER, LEASE_MS, 10), { timeout: 5_000 }).toEqual([]);
     });
 

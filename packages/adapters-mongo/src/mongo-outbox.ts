@@ -35,9 +35,10 @@ export interface MongoOutboxOptions {
  * Claiming is one `findOneAndUpdate` per message, sorted by `nextAttemptAt`, whose filter takes
  * only a message due and held by nobody (`leaseUntil` passed): MongoDB applies it to the document
  * atomically, so two processes claiming at once never both get one message. Leases are in the
- * database's time: the update that grants or renews one sets `leaseUntil` from `$$NOW`, and a
- * claim compares it with `$$NOW`, so a lease runs from the moment the database grants it however
- * long the request took to get there, and processes whose clocks differ agree on when it ends.
+ * database's time: the update that grants or renews one sets `leaseUntil` from `$$NOW` (a renewal
+ * never earlier than it was), and a claim compares it with `$$NOW`, so a lease runs from the moment
+ * the database grants it however long the request took to get there, and processes whose clocks
+ * differ agree on when it ends.
  * `renew`, `remove` and `retryLater` name the holder in their filter, so a process whose message
  * went to another changes nothing. The index `{ nextAttemptAt: 1, leaseUntil: 1 }`
  * (ensureIndexes) serves the claim.
@@ -100,11 +101,15 @@ export class MongoOutbox implements Outbox {
     return claimed;
   }
 
-  /** Sets the lease of a message `holder` still holds to `leaseMs` from the database's now, in one update whose filter names the holder. */
+  /**
+   * Extends the lease of a message `holder` still holds to `leaseMs` from the database's now, never
+   * earlier than it ends already, in one update whose filter names the holder.
+   */
   async renew(id: string, holder: string, _now: number, leaseMs: number): Promise<boolean> {
     const _id = toObjectId(id);
     if (!_id) return false;
-    return callStore(async () => (await this.#messages.updateOne({ _id, holder: { $eq: holder } }, [{ $set: { leaseUntil: leaseFromNow(leaseMs) } }])).matchedCount === 1);
+    const extended = [{ $set: { leaseUntil: { $max: ['$leaseUntil', leaseFromNow(leaseMs)] } } }];
+    return callStore(async () => (await this.#messages.updateOne({ _id, holder: { $eq: holder } }, extended)).matchedCount === 1);
   }
 
   /** Removes the message if `holder` still holds it. */

@@ -19,6 +19,8 @@ interface PendingDelivery {
   readonly message: OutboxMessage;
   readonly holder: string;
   readonly lease: AbortSignal;
+  /** What the delivery's sender asks at its point of no return. */
+  readonly commit: (holdMs: number) => Promise<void>;
   answer(outcome: DeliveryOutcome): void;
   fail(error: unknown): void;
 }
@@ -29,9 +31,9 @@ function heldDeliveries() {
   const waiters = new Set<() => void>();
   return {
     calls,
-    deliver: (message: OutboxMessage, holder: string, lease: AbortSignal) =>
+    deliver: (message: OutboxMessage, holder: string, lease: AbortSignal, commit: (holdMs: number) => Promise<void>) =>
       new Promise<DeliveryOutcome>((resolve, reject) => {
-        calls.push({ message, holder, lease, answer: resolve, fail: reject });
+        calls.push({ message, holder, lease, commit, answer: resolve, fail: reject });
         for (const wake of waiters) wake();
       }),
     /** Resolves once `count` deliveries have started. */
@@ -52,7 +54,7 @@ describe('the delivery loop', () => {
   const loops: DeliveryLoop[] = [];
   const start = (
     outbox: Outbox,
-    deliver: (message: OutboxMessage, holder: string, lease: AbortSignal) => Promise<DeliveryOutcome>,
+    deliver: (message: OutboxMessage, holder: string, lease: AbortSignal, commit: (holdMs: number) => Promise<void>) => Promise<DeliveryOutcome>,
     timing: Partial<DeliveryTiming> = {},
     clock = manualClock(),
   ) => {
@@ -84,7 +86,11 @@ describe('the delivery loop', () => {
       loop.wakeSoon();
       await deliveries.reached(i + 1);
       waits.push(performance.now() - added);
+      // The loop looks again as soon as a delivery ends: that look is over before the next message is added.
+      const claims = claim.mock.calls.length;
       deliveries.calls[i]?.answer({ status: 'dropped', reason: 'no-account' });
+      await vi.waitFor(() => expect(claim.mock.calls.length).toBeGreaterThan(claims));
+      await claim.mock.results.at(-1)?.value;
       await outbox.remove(deliveries.calls[i]?.message.id ?? '', loop.holder);
     }
     expect(Math.max(...waits)).toBeLessThan(300 + 200);
@@ -288,15 +294,21 @@ describe('the delivery loop', () => {
     expect(delivered).toHaveLength(1);
   });
 
+  /** One message in an in-memory outbox, its delivery started and held, under leases of 200 ms renewed every 40 ms and given up 50 ms before they could end. */
+  const deliveringOne = async () => {
+    const outbox = createInMemoryOutbox();
+    const clock = manualClock(Date.now());
+    const renew = vi.spyOn(outbox, 'renew');
+    const added = await outbox.add(reset(clock.now()));
+    const deliveries = heldDeliveries();
+    const { loop } = start(outbox, deliveries.deliver, { leaseMs: 200, renewEveryMs: 40, leaseMarginMs: 50, pollMs: 3_600_000 }, clock);
+    await deliveries.reached(1);
+    return { outbox, clock, renew, added, deliveries, loop };
+  };
+
   describe("a message's lease while it is delivered", () => {
     it('is renewed every renewEveryMs for as long as the delivery takes, so no other holder can claim it, and no more once it ends', async () => {
-      const outbox = createInMemoryOutbox();
-      const clock = manualClock(Date.now());
-      const renew = vi.spyOn(outbox, 'renew');
-      const added = await outbox.add(reset(clock.now()));
-      const deliveries = heldDeliveries();
-      const { loop } = start(outbox, deliveries.deliver, { leaseMs: 200, renewEveryMs: 40, leaseMarginMs: 50, pollMs: 3_600_000 }, clock);
-      await deliveries.reached(1);
+      const { outbox, clock, renew, added, deliveries, loop } = await deliveringOne();
       // Far past the first lease, by the clock the outbox counts leases by: still held, since it was renewed.
       for (let i = 0; i < 5; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -369,6 +381,93 @@ describe('the delivery loop', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(deliveries.calls).toHaveLength(1);
       expect(await outbox.renew(added.id, loop.holder, clock.now(), 10_000)).toBe(true);
+    });
+  });
+  describe("a send's point of no return (commit)", () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    it('takes one lease covering holdMs plus leaseMs, stops renewing, and a late short renewal never shortens it', async () => {
+      const { outbox, clock, renew, added, deliveries, loop } = await deliveringOne();
+      const delivery = deliveries.calls[0] as PendingDelivery;
+      await sleep(60);
+      const before = renew.mock.calls.length;
+      expect(before).toBeGreaterThanOrEqual(1);
+      await delivery.commit(60_000);
+      expect(renew.mock.calls[before]).toEqual([added.id, loop.holder, clock.now(), 60_200]);
+      // No renewal after the commit: the long lease covers the rest of the send.
+      await sleep(200);
+      expect(renew.mock.calls.length).toBeLessThanOrEqual(before + 2);
+      const settled = renew.mock.calls.length;
+      await sleep(200);
+      expect(renew.mock.calls.length).toBe(settled);
+      // A renewal of a short lease that reaches the store after the long one (one in flight at the commit) leaves the long one.
+      expect(await outbox.renew(added.id, loop.holder, clock.now(), 200)).toBe(true);
+      clock.advance(59_000);
+      expect(await outbox.claim('other', clock.now(), 200, 10)).toEqual([]);
+      // Far past the short leases, by this process's clock: the delivery's lease still holds.
+      expect(delivery.lease.aborted).toBe(false);
+      clock.advance(2_000);
+      expect(await outbox.claim('other', clock.now(), 200, 10)).toHaveLength(1);
+    });
+
+    it('is refused when the store grants the long lease only after the current lease could end within its margin: the lease aborts, the message is handed back at once, and the late grant keeps nothing', async () => {
+      const outbox = createInMemoryOutbox();
+      const clock = manualClock(Date.now());
+      const added = await outbox.add(reset(clock.now()));
+      let grant: () => void = () => undefined;
+      const slow: Outbox = {
+        ...outbox,
+        // The store takes its time with the long lease alone; the short renewals come back at once.
+        renew: async (id, holder, now, leaseMs) => {
+          if (leaseMs > 400) await new Promise<void>((resolve) => (grant = resolve));
+          return outbox.renew(id, holder, now, leaseMs);
+        },
+      };
+      const deliveries = heldDeliveries();
+      start(slow, deliveries.deliver, { leaseMs: 400, renewEveryMs: 50, leaseMarginMs: 150, pollMs: 3_600_000 }, clock);
+      await deliveries.reached(1);
+      const delivery = deliveries.calls[0] as PendingDelivery;
+      const askedAt = performance.now();
+      await expect(delivery.commit(60_000)).rejects.toMatchObject({ name: 'LeaseLost', message: 'could not be renewed in time' });
+      // The short lease was last renewed when the commit was asked at the latest: it is given up within it.
+      expect(performance.now() - askedAt).toBeLessThan(400);
+      expect(delivery.lease.aborted).toBe(true);
+      // Nothing of the mail's end went out: another holder may send it at once.
+      await vi.waitFor(async () => expect((await outbox.claim('other', clock.now(), 400, 10)).map((m) => m.id)).toEqual([added.id]));
+      grant();
+      await sleep(20);
+      expect(await outbox.renew(added.id, 'other', clock.now(), 400)).toBe(true);
+      clock.advance(401);
+      expect((await outbox.claim('third', clock.now(), 400, 10)).map((m) => m.id)).toEqual([added.id]);
+      delivery.answer({ status: 'abandoned' });
+    });
+
+    it('is refused when another holder has the message', async () => {
+      const outbox = createInMemoryOutbox();
+      const clock = manualClock(Date.now());
+      await outbox.add(reset(clock.now()));
+      const deliveries = heldDeliveries();
+      start(outbox, deliveries.deliver, { leaseMs: 10_000, renewEveryMs: 3_600_000, pollMs: 3_600_000 }, clock);
+      await deliveries.reached(1);
+      clock.advance(10_001);
+      expect(await outbox.claim('other', clock.now(), 10_000, 10)).toHaveLength(1);
+      const delivery = deliveries.calls[0] as PendingDelivery;
+      await expect(delivery.commit(60_000)).rejects.toMatchObject({ name: 'LeaseLost', message: 'taken over by another holder' });
+      expect(delivery.lease.aborted).toBe(true);
+      delivery.answer({ status: 'abandoned' });
+    });
+
+    it('hands a message past its point of no return back, due at once, when the loop stops with its delivery still in flight', async () => {
+      const outbox = createInMemoryOutbox();
+      const clock = manualClock(Date.now());
+      const added = await outbox.add(reset(clock.now()));
+      const deliveries = heldDeliveries();
+      const { loop } = start(outbox, deliveries.deliver, { leaseMs: 1_000, renewEveryMs: 200, pollMs: 3_600_000 }, clock);
+      await deliveries.reached(1);
+      await deliveries.calls[0]?.commit(60_000);
+      await loop.stop();
+      expect(deliveries.calls[0]?.lease.aborted).toBe(true);
+      expect(await outbox.claim('other', clock.now(), 1_000, 10)).toStrictEqual([{ ...added, attempts: 1, nextAttemptAt: clock.now() }]);
     });
   });
 });

@@ -8,7 +8,8 @@ export interface DeliveryTiming {
   /**
    * How long a claimed message is this process's alone, counted by the outbox from when it grants
    * (or renews) the lease. A process that dies holding one lets another take it once this has
-   * passed (plus at most one poll): 25 s, so within 30 s.
+   * passed (plus at most one poll): 25 s, so within 30 s; unless it died past its send's point of
+   * no return, whose lease covers the wait for the mail server's answer besides (`commit`).
    */
   readonly leaseMs: number;
   /** How often the lease of a message being delivered is renewed: a send may take far longer than a lease (RFC 5321 gives the last reply 10 minutes). */
@@ -54,9 +55,11 @@ export interface DeliveryLoopOptions {
   readonly outbox: Outbox;
   /**
    * Delivers one message this process holds, and moves it on in the outbox (`deliverMessage`);
-   * `lease` aborts once the loop can no longer count on its lease of the message.
+   * `lease` aborts once the loop can no longer count on its lease of the message. `commit`, asked
+   * at the send's point of no return, resolves once the lease covers `holdMs` more (the rest of
+   * the send) and rejects (aborting `lease`) when that could not be had in time.
    */
-  readonly deliver: (message: OutboxMessage, holder: string, lease: AbortSignal) => Promise<DeliveryOutcome>;
+  readonly deliver: (message: OutboxMessage, holder: string, lease: AbortSignal, commit: (holdMs: number) => Promise<void>) => Promise<DeliveryOutcome>;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly timing?: Partial<DeliveryTiming>;
@@ -77,7 +80,8 @@ export interface DeliveryLoop {
   /**
    * Stops claiming, and resolves once the deliveries in flight have finished, or after
    * `stopGraceMs` (with a warning), when it calls them off: a message still in flight then is
-   * left to its lease.
+   * left to its lease, but one past its point of no return is handed back, due at once (its long
+   * lease would keep it from everyone for the mail server's 10 minutes).
    */
   stop(): Promise<void>;
 }
@@ -102,12 +106,23 @@ class LeaseLost extends Error {
  * end within `leaseMarginMs` without a renewal having succeeded (the store is unreachable or too
  * slow), the delivery's `lease` aborts, and it sends nothing more. A message this process is still
  * delivering is never delivered a second time, should a claim of this process get it again.
+ *
+ * A send's point of no return (the end of SMTP's DATA, past which the server may accept the mail
+ * however the sender then fares) is gated: the sender asks `commit(holdMs)` first, and the loop
+ * asks the store for one lease covering `holdMs` (the sender's wait for the answer) plus
+ * `leaseMs` (to record the outcome), counted from before it asked. Only when the store grants it
+ * before the current lease could end within `leaseMarginMs` does the end go; otherwise `lease`
+ * aborts and the send stops without it, so the server has nothing and the next holder sends the
+ * mail once. Past that point renewals stop (the long lease already covers the send, and a renewal
+ * never shortens it) and `lease` aborts only once the long lease could end, by when the sender
+ * has given up. So while this process is alive and running, no other holder gets a message whose
+ * mail the server may still accept from it.
  */
 export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   const timing = { ...DEFAULT_DELIVERY_TIMING, ...options.timing };
   const { outbox, clock, logger } = options;
   const holder = `${process.pid}-${randomBytes(6).toString('hex')}`;
-  const inFlight = new Map<string, { readonly done: Promise<void>; readonly lease: AbortController }>();
+  const inFlight = new Map<string, { readonly done: Promise<void>; readonly lease: AbortController; readonly committed: () => boolean }>();
   let started = false;
   let claiming: Promise<void> | undefined;
   let claimAgain = false;
@@ -120,10 +135,14 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     if (!stopped) timer = setTimeout(look, timing.pollMs).unref();
   };
 
-  /** Renews `message`'s lease while it is delivered; aborts `lease` when the lease cannot be counted on. */
+  /**
+   * Renews `message`'s lease while it is delivered; aborts `lease` when the lease cannot be counted
+   * on. `commit` takes the long lease of the send's point of no return; `release` stops it all.
+   */
   const keepLease = (message: OutboxMessage, askedAt: number, lease: AbortController) => {
     let heldUntil = askedAt + timing.leaseMs;
     let renewing = false;
+    let committed = false;
     let deadline: NodeJS.Timeout | undefined;
     const giveUp = (reason: string) => {
       if (!lease.signal.aborted) lease.abort(new LeaseLost(reason));
@@ -133,7 +152,7 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       deadline = setTimeout(() => giveUp('could not be renewed in time'), Math.max(0, heldUntil - timing.leaseMarginMs - performance.now())).unref();
     };
     const renew = async () => {
-      if (renewing || lease.signal.aborted) return;
+      if (renewing || committed || lease.signal.aborted) return;
       renewing = true;
       const asked = performance.now();
       try {
@@ -149,17 +168,69 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     };
     armDeadline();
     const ticker = setInterval(() => void renew(), timing.renewEveryMs).unref();
-    return () => {
+
+    /**
+     * One lease for the rest of the send, asked of the store until it answers or the current lease
+     * could end within its margin (the deadline aborts `lease`): a grant that comes later counts for
+     * nothing here, and the message is handed back, since nothing of the send's end went out. The
+     * short renewals stop at the question: it is the renewal now, and the deadline stays where the
+     * last of them put it.
+     */
+    const commit = async (holdMs: number): Promise<void> => {
+      const longMs = holdMs + timing.leaseMs;
       clearInterval(ticker);
-      clearTimeout(deadline);
+      for (;;) {
+        lease.signal.throwIfAborted();
+        const asked = performance.now();
+        let granted: boolean;
+        try {
+          granted = await untilAborted(outbox.renew(message.id, holder, clock.now(), longMs), lease.signal);
+        } catch {
+          lease.signal.throwIfAborted();
+          // The store failed at once: ask again shortly, while the deadline allows.
+          await untilAborted(new Promise((resolve) => setTimeout(resolve, Math.min(timing.renewEveryMs, 100)).unref()), lease.signal);
+          continue;
+        }
+        if (!granted) giveUp('taken over by another holder');
+        lease.signal.throwIfAborted();
+        committed = true;
+        heldUntil = Math.max(heldUntil, asked + longMs);
+        armDeadline();
+        return;
+      }
     };
+    return {
+      commit: async (holdMs: number) => {
+        try {
+          await commit(holdMs);
+        } catch (error) {
+          // A long lease the store may still grant, or granted too late, is given back.
+          void handBack(message.id);
+          throw error;
+        }
+      },
+      committed: () => committed,
+      release: () => {
+        clearInterval(ticker);
+        clearTimeout(deadline);
+      },
+    };
+  };
+
+  /** Makes a message this process holds due at once for whoever claims it next; a store failure leaves it to its lease. */
+  const handBack = async (id: string) => {
+    try {
+      await outbox.retryLater(id, holder, clock.now());
+    } catch {
+      // left to its lease
+    }
   };
 
   const deliver = (message: OutboxMessage, askedAt: number) => {
     const lease = new AbortController();
-    const release = keepLease(message, askedAt, lease);
+    const { commit, committed, release } = keepLease(message, askedAt, lease);
     const done = options
-      .deliver(message, holder, lease.signal)
+      .deliver(message, holder, lease.signal, commit)
       .then(
         (outcome) => logOutcome(logger, message, outcome),
         (error: unknown) =>
@@ -173,7 +244,7 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
         inFlight.delete(message.id);
         look();
       });
-    inFlight.set(message.id, { done, lease });
+    inFlight.set(message.id, { done, lease, committed });
   };
 
   /**
@@ -245,10 +316,28 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       clearTimeout(graceTimer);
       if (result === graceOver) {
         logger.warn({ inFlight: inFlight.size, graceMs: timing.stopGraceMs }, 'mail: stopping with deliveries in flight; they are called off, and their messages tried again once their lease ends');
-        for (const { lease } of inFlight.values()) lease.abort(new LeaseLost('the process is stopping'));
+        const handedBack: Promise<void>[] = [];
+        for (const [id, { lease, committed }] of inFlight) {
+          lease.abort(new LeaseLost('the process is stopping'));
+          if (committed()) handedBack.push(handBack(id));
+        }
+        await Promise.all(handedBack);
       }
     },
   };
+}
+
+/** Resolves as `promise` does, or rejects with `signal`'s reason once it aborts, whichever comes first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
+      (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error as Error)),
+    );
+  });
 }
 
 /** Logs what became of a message: its id, kind and attempts, the reason or the error; never its token or address. */

@@ -82,7 +82,7 @@ export function startMail(
   };
   const loop = createDeliveryLoop({
     outbox: store.outbox,
-    deliver: (message, holder, lease) => deliverMessage(deps, { message, holder, lease }),
+    deliver: (message, holder, lease, commit) => deliverMessage(deps, { message, holder, lease, commit }),
     clock,
     logger,
     timing: overrides.delivery,

@@ -1,5 +1,5 @@
 import type { Mail } from '@inkwell/domain';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readConfig, type SmtpTransport } from '../config.js';
 import { selfSignedCertificate, type TestCertificate } from '../test-support/certificate.js';
 import { startTestMailServer, type TestMailServer, type TestMailServerOptions } from '../test-support/mail-server.js';
@@ -165,6 +165,63 @@ describe('the SMTP MailSender, against a real SMTP server in this process', { ti
     aborted.abort();
     await expect(sender.send(RESET, { signal: aborted.signal })).rejects.toMatchObject({ kind: 'aborted' });
     expect(server.arrivals).toHaveLength(1);
+  });
+
+  it('sends the end of the mail only once commit allows, asking once the data went, with the wait for the reply it then keeps to', async () => {
+    const { server, sender } = await serverAndSender({ tls: 'starttls' }, { timeouts: { idle: 1_500 } });
+    const asked: number[] = [];
+    let allow: () => void = () => undefined;
+    const recipient = server.holdNextRecipient();
+    const sending = sender.send(RESET, {
+      commit: (holdMs) => {
+        asked.push(holdMs);
+        return new Promise<void>((resolve) => (allow = resolve));
+      },
+    });
+    // Not asked before the mail's data went: the server still holds its recipient.
+    await recipient.reached;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(asked).toEqual([]);
+    recipient.release('accept');
+    await vi.waitFor(() => expect(asked).toHaveLength(1), { timeout: 20_000 });
+    expect(asked[0]).toBe(1_500);
+    // Held at the question for longer than the idle timeout: nothing is counted against it until the end goes.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(server.arrivals).toEqual([]);
+    allow();
+    await sending;
+    expect(server.received.map((mail) => mail.messageId)).toEqual(['<65a1b2c3d4e5f6a7b8c9d0e1@app.example.com>']);
+    expect(server.unfinished).toEqual([]);
+  });
+
+  it('closes the connection without the end of the mail when commit refuses, or when the send is aborted while it waits: the server has nothing', async () => {
+    const { server, sender } = await serverAndSender({ tls: 'starttls' });
+    let asked = 0;
+    const refused = sender.send(RESET, {
+      commit: async (holdMs) => {
+        asked++;
+        expect(holdMs).toBe(DEFAULT_SMTP_TIMEOUTS.idle);
+        throw new Error('the lease could not be had');
+      },
+    });
+    await expect(refused).rejects.toMatchObject({ name: 'SmtpFailure' });
+    expect(asked).toBe(1);
+    await vi.waitFor(() => expect(server.unfinished).toHaveLength(1), { timeout: 10_000 });
+    // The whole mail came, its link included, but not its end: the server discarded it.
+    expect(server.unfinished[0]).toContain('Subject: Reset your password');
+    expect(server.unfinished[0]).toContain(TOKEN.slice(0, 20));
+
+    const stop = new AbortController();
+    const aborted = sender.send(RESET, {
+      signal: stop.signal,
+      commit: () => {
+        stop.abort();
+        return new Promise<void>(() => undefined);
+      },
+    });
+    await expect(aborted).rejects.toMatchObject({ kind: 'aborted' });
+    await vi.waitFor(() => expect(server.unfinished).toHaveLength(2), { timeout: 10_000 });
+    expect(server.arrivals).toEqual([]);
   });
 
   it('sends nothing once closed', async () => {

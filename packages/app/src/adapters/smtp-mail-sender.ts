@@ -22,9 +22,10 @@ const MINUTE_MS = 60_000;
  * RFC 5321 §4.5.3.2's timeouts: 5 minutes for the greeting, and a silence of up to 10 minutes at
  * any step, which the reply to the end of the mail (the one RFC 5321 gives 10 minutes, "to avoid
  * duplicate messages") needs. A client that gave up sooner would try the mail again while the
- * server may still accept it. The delivery loop renews the message's lease for as long as the send
- * takes. Connecting is bounded at 30 s (nothing is sent until then), and a whole send at 20 minutes,
- * so that no server, however it trickles its replies, holds a delivery for ever.
+ * server may still accept it. The delivery loop renews the message's lease until the end of the
+ * mail, then holds it for the wait for the reply (`commit`). Connecting is bounded at 30 s (nothing
+ * is sent until then), and a whole send at 20 minutes, so that no server, however it trickles its
+ * replies, holds a delivery for ever.
  */
 export const DEFAULT_SMTP_TIMEOUTS: SmtpTimeouts = { connect: 30_000, greeting: 5 * MINUTE_MS, idle: 10 * MINUTE_MS, send: 20 * MINUTE_MS };
 
@@ -96,11 +97,23 @@ export interface SmtpWorkerSetup {
   readonly ca?: SecureContextOptions['ca'];
 }
 
-/** A message to the worker thread: a mail to send, or a send to call off. */
-export type ToWorker = { readonly type: 'send'; readonly id: number; readonly mail: Mail } | { readonly type: 'abort'; readonly id: number };
+/**
+ * A message to the worker thread: a mail to send (`gated`: its end waits for a `commit` answer),
+ * a send to call off, or the answer to a send's `commit` question (`ok`: its end may go).
+ */
+export type ToWorker =
+  | { readonly type: 'send'; readonly id: number; readonly mail: Mail; readonly gated: boolean }
+  | { readonly type: 'abort'; readonly id: number }
+  | { readonly type: 'commit'; readonly id: number; readonly ok: boolean };
 
-/** A message from the worker thread: how a send ended. */
-export type FromWorker = { readonly id: number; readonly ok: true } | { readonly id: number; readonly ok: false; readonly failure: SmtpFailureFacts };
+/**
+ * A message from the worker thread: how a send ended, or a gated send asking whether its end may
+ * go (`holdMs`: the most it may still take from the question).
+ */
+export type FromWorker =
+  | { readonly type: 'done'; readonly id: number; readonly ok: true }
+  | { readonly type: 'done'; readonly id: number; readonly ok: false; readonly failure: SmtpFailureFacts }
+  | { readonly type: 'commit'; readonly id: number; readonly holdMs: number };
 
 // From source (tests, `pnpm dev`) this module is .ts and so is its worker; built, both are .js.
 const workerFile = new URL(`./smtp-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
@@ -115,6 +128,12 @@ const workerFile = new URL(`./smtp-worker${import.meta.url.endsWith('.ts') ? '.t
  * too slow, aborted by its signal), so the message is retried later. Every mail carries the same
  * `Message-ID` on every attempt, made from the message's id. A thread that dies fails the sends
  * under way and is started again for the next.
+ *
+ * With `commit`, the final "." of DATA (the point past which the server may accept the mail) waits
+ * until `commit(holdMs)` resolves, `holdMs` being the idle timeout (or what is left of the whole
+ * send's, when less), which the thread then keeps to from the question; when it rejects, the
+ * connection is closed without the ".", so the server has only an unfinished DATA, which it
+ * discards.
  */
 export function createSmtpMailSender(options: SmtpMailSenderOptions): ClosableMailSender {
   const setup: SmtpWorkerSetup = {
@@ -123,7 +142,7 @@ export function createSmtpMailSender(options: SmtpMailSenderOptions): ClosableMa
     site: { from: options.from, appUrl: options.appUrl },
     ...(options.ca === undefined ? {} : { ca: options.ca }),
   };
-  const pending = new Map<number, { resolve: () => void; reject: (error: SmtpFailure) => void }>();
+  const pending = new Map<number, { resolve: () => void; reject: (error: SmtpFailure) => void; commit?: (holdMs: number) => Promise<void> }>();
   let nextId = 0;
   let worker: Worker | undefined;
   let closed = false;
@@ -138,6 +157,17 @@ export function createSmtpMailSender(options: SmtpMailSenderOptions): ClosableMa
     started.unref();
     started.on('message', (message: FromWorker) => {
       const waiting = pending.get(message.id);
+      if (message.type === 'commit') {
+        const answer = (ok: boolean) => {
+          if (worker === started) started.postMessage({ type: 'commit', id: message.id, ok } satisfies ToWorker);
+        };
+        if (waiting?.commit === undefined) return answer(waiting !== undefined);
+        waiting.commit(message.holdMs).then(
+          () => answer(true),
+          () => answer(false),
+        );
+        return;
+      }
       pending.delete(message.id);
       if (message.ok) waiting?.resolve();
       else waiting?.reject(new SmtpFailure(message.failure));
@@ -153,7 +183,7 @@ export function createSmtpMailSender(options: SmtpMailSenderOptions): ClosableMa
 
   return {
     send(mail: Mail, sendOptions: SendOptions = {}) {
-      const { signal } = sendOptions;
+      const { signal, commit } = sendOptions;
       if (closed) return Promise.reject(new SmtpFailure({ kind: 'other', code: 'ECLOSED' }));
       if (signal?.aborted) return Promise.reject(new SmtpFailure({ kind: 'aborted', code: 'EABORT' }));
       const id = ++nextId;
@@ -169,8 +199,9 @@ export function createSmtpMailSender(options: SmtpMailSenderOptions): ClosableMa
         pending.set(id, {
           resolve: () => (signal?.removeEventListener('abort', onAbort), resolve()),
           reject: (error) => (signal?.removeEventListener('abort', onAbort), reject(error)),
+          ...(commit === undefined ? {} : { commit }),
         });
-        target.postMessage({ type: 'send', id, mail: { ...mail } } satisfies ToWorker);
+        target.postMessage({ type: 'send', id, mail: { ...mail }, gated: commit !== undefined } satisfies ToWorker);
       });
     },
     async close() {

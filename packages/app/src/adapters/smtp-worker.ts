@@ -4,8 +4,9 @@
 // reset asked for an address with an account must not make the next answers slower than one
 // asked for an address without (bench/reset-timing.ts).
 import { setPriority } from 'node:os';
+import { Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createTransport } from 'nodemailer';
+import { createTransport, type SendMailOptions } from 'nodemailer';
 import { writeMail } from './mail-words.js';
 import type { FromWorker, SmtpFailureFacts, SmtpFailureKind, SmtpWorkerSetup, ToWorker } from './smtp-mail-sender.js';
 
@@ -38,35 +39,138 @@ const mailer = createTransport({
   ...(setup.ca === undefined ? {} : { tls: { ca: setup.ca } }),
 });
 
-const sends = new Map<number, AbortController>();
+/** What a gated send's message stream asks before it ends: resolves when its end may go, rejects when it must not. */
+type EndGate = () => Promise<void>;
+
+/** A mail's options, with the gate of its end when it has one (read by the 'stream' plugin below). */
+type GatedMailOptions = SendMailOptions & { endGate?: EndGate };
+
+/**
+ * The point of no return of a send is the end of its DATA: nodemailer writes the final "." once
+ * the message's stream ends, and it reads that stream only once the server answered DATA (354).
+ * A gated mail's stream hands each byte over as the connection asks for it, and ends only once
+ * the connection has taken every byte and the gate allows; when the gate refuses, the stream
+ * fails, and nodemailer closes the connection without the "." (the error of the source stream
+ * fails the send and destroys the socket; the stream that appends the "." is never ended).
+ */
+mailer.use('stream', (mail, done) => {
+  const gate = (mail.data as GatedMailOptions).endGate;
+  if (gate !== undefined) mail.message.processFunc((input) => endingWhen(input, gate));
+  done();
+});
+
+/**
+ * The message `input` carries, handed over a chunk at a time as its reader asks (nothing is read
+ * ahead: its buffer holds nothing), ended only once the reader asked past the last byte and `gate`
+ * resolved; failed with `gate`'s rejection or `input`'s error. A mail is a few kilobytes, so
+ * `input` is read whole as it comes.
+ */
+function endingWhen(input: Readable, gate: EndGate): Readable {
+  const chunks: Buffer[] = [];
+  let inputEnded = false;
+  let wanted = false;
+  let asked = false;
+  const output = new Readable({
+    highWaterMark: 0,
+    read() {
+      wanted = true;
+      feed();
+    },
+  });
+  const feed = () => {
+    if (!wanted) return;
+    const chunk = chunks.shift();
+    if (chunk !== undefined) {
+      wanted = false;
+      output.push(chunk);
+      return;
+    }
+    if (!inputEnded || asked) return;
+    asked = true;
+    wanted = false;
+    gate().then(
+      () => output.push(null),
+      (error: unknown) => output.destroy(error instanceof Error ? error : new Error('the end of the mail was not allowed')),
+    );
+  };
+  input.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    feed();
+  });
+  input.on('end', () => {
+    inputEnded = true;
+    feed();
+  });
+  input.on('error', (error) => output.destroy(error));
+  return output;
+}
+
+/** A send under way: how to call it off, and the answer its commit question waits for. */
+interface Send {
+  readonly stop: AbortController;
+  answer?: (ok: boolean) => void;
+}
+
+const sends = new Map<number, Send>();
 const port = parentPort;
 if (port === null) throw new Error('smtp-worker.ts runs only as a worker thread');
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'abort') {
-    sends.get(message.id)?.abort();
+    sends.get(message.id)?.stop.abort();
+    return;
+  }
+  if (message.type === 'commit') {
+    sends.get(message.id)?.answer?.(message.ok);
     return;
   }
   const stop = new AbortController();
-  sends.set(message.id, stop);
+  const send: Send = { stop };
+  sends.set(message.id, send);
+  const startedAt = performance.now();
+  const timedOut = new AbortController();
+  const sendTimer = setTimeout(() => timedOut.abort(), timeouts.send);
+  let holdTimer: NodeJS.Timeout | undefined;
+  // Past the question, the send keeps to what it said it may still take: the idle timeout, or the
+  // rest of the whole send's when less.
+  const endGate: EndGate = () => {
+    const holdMs = Math.max(0, Math.min(timeouts.idle, startedAt + timeouts.send - performance.now()));
+    const answered = new Promise<void>((resolve, reject) => {
+      send.answer = (ok) => {
+        send.answer = undefined;
+        if (ok) resolve();
+        else reject(new Error('the end of the mail was not allowed'));
+      };
+      stop.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+    });
+    holdTimer = setTimeout(() => timedOut.abort(), holdMs);
+    port.postMessage({ type: 'commit', id: message.id, holdMs } satisfies FromWorker);
+    return answered;
+  };
   const written = writeMail(message.mail, setup.site);
+  const options: GatedMailOptions = {
+    messageId: written.messageId,
+    from: written.from,
+    to: written.to,
+    subject: written.subject,
+    text: written.text,
+    html: written.html,
+    // RFC 3834: an automatic message, so that vacation responders do not answer it.
+    headers: { 'Auto-Submitted': 'auto-generated' },
+    signal: AbortSignal.any([stop.signal, timedOut.signal]),
+    ...(message.gated ? { endGate } : {}),
+  };
   mailer
-    .sendMail({
-      messageId: written.messageId,
-      from: written.from,
-      to: written.to,
-      subject: written.subject,
-      text: written.text,
-      html: written.html,
-      // RFC 3834: an automatic message, so that vacation responders do not answer it.
-      headers: { 'Auto-Submitted': 'auto-generated' },
-      signal: AbortSignal.any([stop.signal, AbortSignal.timeout(timeouts.send)]),
-    })
+    .sendMail(options)
     .then(
-      () => port.postMessage({ id: message.id, ok: true } satisfies FromWorker),
-      (error: unknown) => port.postMessage({ id: message.id, ok: false, failure: factsOf(error, stop.signal.aborted) } satisfies FromWorker),
+      () => port.postMessage({ type: 'done', id: message.id, ok: true } satisfies FromWorker),
+      (error: unknown) => port.postMessage({ type: 'done', id: message.id, ok: false, failure: factsOf(error, stop.signal.aborted) } satisfies FromWorker),
     )
-    .finally(() => sends.delete(message.id));
+    .finally(() => {
+      clearTimeout(sendTimer);
+      clearTimeout(holdTimer);
+      sends.delete(message.id);
+    });
 });
 
 const UNREACHABLE = new Set(['ECONNECTION', 'ESOCKET', 'EDNS', 'ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);

@@ -1,7 +1,10 @@
 // A real SMTP server in the test process (smtp-server, the Nodemailer project's own), on
 // 127.0.0.1, that keeps what arrives: each mail's envelope, whether the connection was encrypted,
 // and its headers, text and HTML read back from the raw message. A test can take it down and bring
-// it back on the same port, and hold a mail at the end of its DATA until it says what to answer.
+// it back on the same port, and hold a mail at its recipient or at the end of its DATA until it
+// says what to answer.
+// A DATA whose connection closed before its end (the final ".") is kept apart: the server
+// discarded it, and a test can tell that the whole mail came but its end never did.
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
@@ -62,10 +65,17 @@ export interface TestMailServer {
   readonly received: readonly ReceivedMail[];
   /** Every mail whose DATA arrived, accepted or not, in order. */
   readonly arrivals: readonly ReceivedMail[];
+  /** What came of every DATA whose connection closed before its end (the final "."), raw, in order: mail the server discarded. */
+  readonly unfinished: readonly string[];
   /** Resolves with `received` once it holds at least `count` mails; rejects after `timeoutMs`. */
   waitFor(count: number, timeoutMs?: number): Promise<readonly ReceivedMail[]>;
   /** Holds the next mail whose DATA arrives until `release`. */
   holdNext(): HeldMail;
+  /**
+   * Holds the reply to the next `RCPT TO` until `release` (accept: 250; refuse: 451): a sender
+   * held there has sent nothing of its mail yet. `reached` resolves with the address once it comes.
+   */
+  holdNextRecipient(): { readonly reached: Promise<string>; release(answer: 'accept' | 'refuse'): void };
   /** Stops listening: connections are refused, as to a mail server that is down. */
   stop(): Promise<void>;
   /** Listens again on the same port (nothing when it listens). */
@@ -81,7 +91,9 @@ export async function startTestMailServer(options: TestMailServerOptions = {}): 
   if (mode !== 'none' && options.certificate === undefined) throw new Error(`startTestMailServer: tls '${mode}' needs a certificate`);
   const received: ReceivedMail[] = [];
   const arrivals: ReceivedMail[] = [];
+  const unfinished: string[] = [];
   const holds: { arrived: (mail: ReceivedMail) => void; answer: Promise<'accept' | 'refuse'> }[] = [];
+  const recipientHolds: { reached: (address: string) => void; answer: Promise<'accept' | 'refuse'> }[] = [];
   const waiters = new Set<() => void>();
   const changed = () => {
     for (const wake of waiters) wake();
@@ -100,7 +112,18 @@ export async function startTestMailServer(options: TestMailServerOptions = {}): 
     onRcptTo(address, _session, callback) {
       if (options.refuseRecipient?.(address.address)) {
         callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown in virtual mailbox table`), { responseCode: 550 }));
-      } else callback();
+        return;
+      }
+      const hold = recipientHolds.shift();
+      if (!hold) return callback();
+      hold.reached(address.address);
+      void hold.answer.then((verdict) => {
+        try {
+          callback(verdict === 'accept' ? undefined : Object.assign(new Error('Try again later'), { responseCode: 451 }));
+        } catch {
+          // the client is gone
+        }
+      });
     },
     onAuth(auth, _session, callback) {
       const login = options.login;
@@ -110,6 +133,11 @@ export async function startTestMailServer(options: TestMailServerOptions = {}): 
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // The client closed the connection before the end of the DATA: smtp-server drops the mail.
+      stream.on('error', () => {
+        unfinished.push(Buffer.concat(chunks).toString('utf8'));
+        changed();
+      });
       stream.on('end', () => {
         const mail = readMail(Buffer.concat(chunks).toString('utf8'), {
           from: session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address,
@@ -160,6 +188,7 @@ export async function startTestMailServer(options: TestMailServerOptions = {}): 
     port,
     received,
     arrivals,
+    unfinished,
     waitFor(count, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
@@ -180,18 +209,29 @@ export async function startTestMailServer(options: TestMailServerOptions = {}): 
       });
     },
     holdNext() {
-      let release!: (answer: 'accept' | 'refuse') => void;
-      let arrived!: (mail: ReceivedMail) => void;
-      const answer = new Promise<'accept' | 'refuse'>((resolve) => (release = resolve));
-      const arrival = new Promise<ReceivedMail>((resolve) => (arrived = resolve));
-      holds.push({ arrived, answer });
-      return { arrived: arrival, release };
+      const answer = resolvers<'accept' | 'refuse'>();
+      const arrival = resolvers<ReceivedMail>();
+      holds.push({ arrived: arrival.resolve, answer: answer.promise });
+      return { arrived: arrival.promise, release: answer.resolve };
+    },
+    holdNextRecipient() {
+      const answer = resolvers<'accept' | 'refuse'>();
+      const reaching = resolvers<string>();
+      recipientHolds.push({ reached: reaching.resolve, answer: answer.promise });
+      return { reached: reaching.promise, release: answer.resolve };
     },
     stop,
     start,
     listening: () => server !== undefined,
     close: stop,
   };
+}
+
+/** A promise and the function that resolves it. */
+function resolvers<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => (resolve = settle));
+  return { promise, resolve };
 }
 
 /** Reads a raw message: its headers, and the decoded text/plain and text/html parts. */

@@ -408,6 +408,35 @@ describe('deliverMessage', () => {
     });
   });
 
+  describe("at the send's point of no return", () => {
+    it("hands the holder's commit to the sender, which asks it before the mail goes", async () => {
+      const { deps, add } = await aliceWithMail();
+      const message = await add({ kind: 'password-reset', token: newLinkToken() });
+      await deps.outbox.claim('h', deps.clock.now(), 25_000, 10);
+      const asked: number[] = [];
+      const commit = async (holdMs: number) => void asked.push(holdMs);
+      expect(await deliverMessage(deps, { message, holder: 'h', commit })).toEqual({ status: 'sent' });
+      expect(asked).toEqual([0]);
+      expect(deps.mailer.sent).toHaveLength(1);
+    });
+
+    it('sends nothing when the commit is refused and the lease given up, gives the budget back, and leaves the message to whoever holds it next', async () => {
+      const { deps, user, add } = await aliceWithMail();
+      const budget = createInMemoryAttemptLimiter({ max: 1, windowSeconds: 3600, clock: deps.clock });
+      const message = await add({ kind: 'password-changed', userId: user.id });
+      await deps.outbox.claim('h', deps.clock.now(), 25_000, 10);
+      const lease = new AbortController();
+      const commit = async () => {
+        lease.abort(new Error('lease lost'));
+        throw new Error('lease lost');
+      };
+      expect(await deliverMessage({ ...deps, mailLimits: { mailsPerRecipient: budget } }, { message, holder: 'h', lease: lease.signal, commit })).toMatchObject({ status: 'abandoned' });
+      expect(deps.mailer.sent).toEqual([]);
+      expect(await budget.take(ALICE.email)).toMatchObject({ allowed: true });
+      expect(await deps.outbox.claim('other', deps.clock.now() + 25_000, 25_000, 10)).toHaveLength(1);
+    });
+  });
+
   it('names no token in what it answers', async () => {
     const { deps, user, add, deliver } = await aliceWithMail();
     const tokens = [newLinkToken(), newLinkToken()];

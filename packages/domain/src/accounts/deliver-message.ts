@@ -11,8 +11,12 @@ import type { LinkRecord } from './ports.js';
 import type { UseCaseRequest } from './use-case-request.js';
 import type { User } from './user.js';
 
-/** What `deliverMessage` reads: the message, as claimed, the holder it was claimed under, and the holder's lease of it. */
-export type DeliverMessageRequest = Pick<UseCaseRequest, 'message' | 'holder' | 'lease'>;
+/**
+ * What `deliverMessage` reads: the message, as claimed, the holder it was claimed under, the
+ * holder's lease of it, and how the holder makes its lease cover the rest of a send at the send's
+ * point of no return.
+ */
+export type DeliverMessageRequest = Pick<UseCaseRequest, 'message' | 'holder' | 'lease' | 'commit'>;
 
 /**
  * Why a message was dropped without being sent:
@@ -79,11 +83,14 @@ interface Ready {
  * budget the message is dropped (`over-budget`). The mail server's refusal is retried on the
  * delivery schedule (`nextAttemptAfterFailure`) until 24 hours after the request, and gives the
  * budget back. Once `lease` aborts, nothing more is sent, nor the outbox touched (`abandoned`).
+ * The mail sender asks `commit` before its point of no return (the end of the mail), and sends
+ * that end only once the holder's lease covers the whole rest of the send: so a holder alive to
+ * the end never sees its mail accepted after its lease went to another.
  */
 export async function deliverMessage(deps: DeliverMessageDeps, request: DeliverMessageRequest): Promise<DeliveryOutcome> {
   const { outbox, mailer } = deps;
   if (!outbox || !mailer) throw new DomainError('NotOffered');
-  const { message, holder, lease } = request;
+  const { message, holder, lease, commit } = request;
   if (lease?.aborted) return { status: 'abandoned' };
 
   if (deps.clock.now() >= message.requestedAt + DELIVERY_WINDOW_MS) {
@@ -100,7 +107,7 @@ export async function deliverMessage(deps: DeliverMessageDeps, request: DeliverM
     return { status: 'abandoned' };
   }
   try {
-    await mailer.send(ready.mail, lease === undefined ? {} : { signal: lease });
+    await mailer.send(ready.mail, { ...(lease === undefined ? {} : { signal: lease }), ...(commit === undefined ? {} : { commit }) });
   } catch (error) {
     await giveBackAttempts(ready.spent);
     if (lease?.aborted) return { status: 'abandoned', error };

@@ -30,6 +30,13 @@ export interface UseCaseRequest {
    * or could not be renewed in time): delivery then stops, sending nothing more. Never, when omitted.
    */
   readonly lease?: AbortSignal;
+  /**
+   * Asked by the mail sender before its point of no return (`SendOptions.commit`): resolves once
+   * the holder's lease of the message covers `holdMs` more, the whole rest of the send, and
+   * rejects when it could not be had in time; the send then stops without its end. Nothing is
+   * asked when omitted.
+   */
+  readonly commit?: (holdMs: number) => Promise<void>;
   /** The versions a change or deletion is conditional on (HTTP's `If-Match`); unconditional when omitted. */
   readonly ifMatch?: VersionCondition;
   /** The idempotency key a create came with, and its request; a create without one runs every time. */

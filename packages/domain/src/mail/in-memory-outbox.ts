@@ -49,7 +49,7 @@ export function createInMemoryOutbox(): Outbox {
     async renew(id, holder, now, leaseMs) {
       const entry = held(id, holder);
       if (!entry) return false;
-      entry.leaseUntil = now + leaseMs;
+      entry.leaseUntil = Math.max(entry.leaseUntil, now + leaseMs);
       return true;
     },
     async remove(id, holder) {

@@ -26,8 +26,10 @@ export interface Outbox {
   claim(holder: string, now: number, leaseMs: number, max: number): Promise<OutboxMessage[]>;
   /**
    * Extends `holder`'s lease of a message to `leaseMs` from the moment it is renewed, while
-   * `holder` still holds it: nobody claimed it since, even if the lease ran out meanwhile. Answers
-   * whether it did; false means the message is another holder's, or gone.
+   * `holder` still holds it: nobody claimed it since, even if the lease ran out meanwhile. Never
+   * moves the lease's end earlier: a short renewal that reaches the store after a longer one (the
+   * long lease a send asks for at its point of no return) leaves the longer. Answers whether
+   * `holder` holds it; false means the message is another holder's, or gone.
    */
   renew(id: string, holder: string, now: number, leaseMs: number): Promise<boolean>;
   /** Removes a message `holder` holds (delivered, or dropped); nothing when the lease went to another holder meanwhile. */
@@ -53,13 +55,22 @@ export interface Mail {
   readonly linkExpiresAt?: number;
 }
 
-/** How a send may be cut short. */
+/** How a send may be cut short, and where it asks before its point of no return. */
 export interface SendOptions {
   /**
    * Aborts the send: the sender stops talking to the mail server and rejects. Aborted before the
    * end of the mail was sent, the server has nothing; after it, the server may still accept it.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Asked right before the sender's point of no return (SMTP: the final "." of DATA, past which
+   * the server may accept the mail), with the most the send may still take from this call
+   * (`holdMs`: the wait for the server's answer), which the sender keeps to: past it the send
+   * fails. The end of the mail goes only once this resolves; when it rejects, the sender aborts
+   * without sending it, so the server has nothing, and the send rejects. A sender whose sending
+   * has no such point (it writes the mail where it is kept at once) need not ask.
+   */
+  readonly commit?: (holdMs: number) => Promise<void>;
 }
 
 /**

@@ -11,13 +11,19 @@ export interface RecordingMailSender extends MailSender {
   refusing: Error | null;
 }
 
-/** A `MailSender` for tests: records each mail it accepts; rejects every send while `refusing` is set. */
+/**
+ * A `MailSender` for tests: records each mail it accepts; rejects every send while `refusing` is
+ * set. It asks `commit` (with no time to hold) before it records, as a sender asks before its
+ * point of no return, and records nothing when that rejects.
+ */
 export function recordingMailSender(): RecordingMailSender {
   const sender: RecordingMailSender = {
     sent: [],
     refusing: null,
     async send(mail, options) {
       if (sender.refusing) throw sender.refusing;
+      options?.signal?.throwIfAborted();
+      await options?.commit?.(0);
       options?.signal?.throwIfAborted();
       sender.sent.push(mail);
     },

@@ -92,6 +92,16 @@ export function describeOutboxContract(adapterName: string, makeOutbox: () => Ou
       expect(await outbox.renew(added.id, 'a', Date.now(), LEASE)).toBe(false);
     });
 
+    it('never moves a lease earlier: a short renewal after a long one leaves the long lease', async () => {
+      const added = await outbox.add(message());
+      await outbox.claim('a', Date.now(), SHORT_LEASE, 10);
+      expect(await outbox.renew(added.id, 'a', Date.now(), 60 * SHORT_LEASE)).toBe(true);
+      expect(await outbox.renew(added.id, 'a', Date.now(), SHORT_LEASE / 5)).toBe(true);
+      await sleep(2 * SHORT_LEASE);
+      expect(await outbox.claim('b', Date.now(), LEASE, 10)).toEqual([]);
+      expect(await outbox.renew(added.id, 'a', Date.now(), SHORT_LEASE)).toBe(true);
+    });
+
     it('renews a lease that ran out while nobody claimed the message, and nothing released, removed or unknown', async () => {
       const added = await outbox.add(message());
       const other = await outbox.add(message());
