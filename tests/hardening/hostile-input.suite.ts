@@ -32,7 +32,8 @@ function expectJsonError(raw: RawResponse, status: number, error: string): void 
  * "before any query" is checked too.
  */
 export function describeHostileInput(target: ServerTarget): void {
-  describe(`hostile input over a real socket (${target.label})`, () => {
+  // Each test a signup or two on a server that may be a cluster on a busy machine: 30 s unless it says more.
+  describe(`hostile input over a real socket (${target.label})`, { timeout: 30_000 }, () => {
     let t: ServedInkwell;
     beforeAll(async () => {
       t = await target.start();

@@ -100,8 +100,9 @@ describe.skipIf(!mongoTest)('a database whose replies arrive damaged for 3 s', (
     }
     const outcomes = (await traffic?.stop()) ?? [];
     expect(outcomes.filter((outcome) => outcome.error === 'timeout')).toEqual([]);
-  }, 40_000);
+  }, 90_000);
 
+  // Both tests give the start of a server at the lowest priority a minute: on a busy machine it is slow.
   it('a cluster replaces a worker that stayed wedged, and serves again', async () => {
     const { running, from, postId } = await damaged(2);
     await vi.waitFor(() => expect(stalls(running).length).toBeGreaterThan(0), { timeout: from + WEDGE_BOUND_MS - performance.now(), interval: 50 });
@@ -111,5 +112,5 @@ describe.skipIf(!mongoTest)('a database whose replies arrive damaged for 3 s', (
     expect(running.child.process.exitCode).toBeNull();
     const outcomes = (await traffic?.stop()) ?? [];
     expect(outcomes.filter((outcome) => outcome.error === 'timeout')).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });

@@ -343,7 +343,8 @@ function spawnChild({ store, env = {}, timeouts, restartPolicy, watchdog, priori
     }),
   );
 
-  const waitForLine = (pattern: RegExp, timeoutMs = 20_000) =>
+  // A cluster's start on a loaded 2-core machine took more than 20 s; waiting longer costs only a failing test.
+  const waitForLine = (pattern: RegExp, timeoutMs = 60_000) =>
     new Promise<string>((resolve, reject) => {
       const check = () => {
         const found = lines.find((line) => pattern.test(line));
