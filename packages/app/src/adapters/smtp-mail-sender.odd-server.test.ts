@@ -183,4 +183,26 @@ describe('the SMTP MailSender against a mail server that behaves oddly around DA
     });
     await expect(sender.send(RESET, { commit: () => new Promise((resolve) => setTimeout(resolve, 1_500)) })).resolves.toBeUndefined();
   });
+
+  // A server that stops reading once it answered DATA: the mail (a few kilobytes) and its "." fit
+  // in the sockets' buffers, so commit is asked and the "." handed to the kernel though the server
+  // took nothing. When the send then gives up (the idle timeout from the question) and the mail is
+  // tried again, the connection is only ended (FIN after the buffered bytes): a server that reads
+  // again afterwards still gets the whole mail and its ".", and may accept a mail whose send failed.
+  it('a server that reads nothing after DATA until the send gave up never gets the "." of that failed send', async () => {
+    let stalled: Socket | undefined;
+    const { server, sender } = await setUp((socket) => {
+      socket.pause();
+      stalled = socket;
+    });
+    const gate = heldCommit();
+    const sending = sender.send(RESET, { commit: gate.commit });
+    await vi.waitFor(() => expect(gate.asked).toHaveLength(1), { timeout: 20_000 });
+    gate.allow();
+    await expect(sending).rejects.toMatchObject({ name: 'SmtpFailure', kind: 'timeout' });
+    // The server reads again, after the send failed.
+    stalled?.resume();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(server.data[0]).not.toContain(END_OF_DATA);
+  });
 });
