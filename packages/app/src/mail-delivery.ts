@@ -57,9 +57,11 @@ export interface DeliveryLoopOptions {
    * Delivers one message this process holds, and moves it on in the outbox (`deliverMessage`);
    * `lease` aborts once the loop can no longer count on its lease of the message. `commit`, asked
    * at the send's point of no return, resolves once the lease covers `holdMs` more (the rest of
-   * the send) and rejects (aborting `lease`) when that could not be had in time.
+   * the send) and rejects (aborting `lease`) when that could not be had in time. `sent` is called
+   * once the mail server accepted the mail: from then on the message must only be removed, never
+   * handed to another holder.
    */
-  readonly deliver: (message: OutboxMessage, holder: string, lease: AbortSignal, commit: (holdMs: number) => Promise<void>) => Promise<DeliveryOutcome>;
+  readonly deliver: (message: OutboxMessage, holder: string, lease: AbortSignal, commit: (holdMs: number) => Promise<void>, sent: () => void) => Promise<DeliveryOutcome>;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly timing?: Partial<DeliveryTiming>;
@@ -85,6 +87,9 @@ export interface DeliveryLoop {
    */
   stop(): Promise<void>;
 }
+
+/** How many times a hand-back is tried while the store fails. */
+const HAND_BACK_TRIES = 5;
 
 /** Why a delivery's lease was given up. */
 class LeaseLost extends Error {
@@ -122,7 +127,16 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   const timing = { ...DEFAULT_DELIVERY_TIMING, ...options.timing };
   const { outbox, clock, logger } = options;
   const holder = `${process.pid}-${randomBytes(6).toString('hex')}`;
-  const inFlight = new Map<string, { readonly done: Promise<void>; readonly lease: AbortController; readonly committed: () => boolean }>();
+  const inFlight = new Map<string, { readonly done: Promise<void>; readonly lease: AbortController; readonly committed: () => boolean; readonly sent: () => boolean }>();
+  /** Hand-backs still trying to reach the store: `stop` waits for them. */
+  const handingBack = new Set<Promise<void>>();
+  /** How long to wait between two tries of a write the store failed (a hand-back, a removal, a commit). */
+  const retryMs = Math.min(timing.renewEveryMs, 1_000);
+  const pause = (signal?: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, retryMs).unref();
+      signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
   let started = false;
   let claiming: Promise<void> | undefined;
   let claimAgain = false;
@@ -188,7 +202,7 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
         } catch {
           lease.signal.throwIfAborted();
           // The store failed at once: ask again shortly, while the deadline allows.
-          await untilAborted(new Promise((resolve) => setTimeout(resolve, Math.min(timing.renewEveryMs, 100)).unref()), lease.signal);
+          await pause(lease.signal);
           continue;
         }
         if (!granted) giveUp('taken over by another holder');
@@ -201,12 +215,14 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     };
     return {
       commit: async (holdMs: number) => {
+        // A long lease the store may still grant, or granted too late, is given back: from the
+        // abort itself, so that a stop, which aborts, finds the hand-back under way and waits for it.
+        const lost = () => void handBack(message.id);
+        lease.signal.addEventListener('abort', lost, { once: true });
         try {
           await commit(holdMs);
-        } catch (error) {
-          // A long lease the store may still grant, or granted too late, is given back.
-          void handBack(message.id);
-          throw error;
+        } finally {
+          lease.signal.removeEventListener('abort', lost);
         }
       },
       committed: () => committed,
@@ -217,34 +233,70 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     };
   };
 
-  /** Makes a message this process holds due at once for whoever claims it next; a store failure leaves it to its lease. */
-  const handBack = async (id: string) => {
-    try {
-      await outbox.retryLater(id, holder, clock.now());
-    } catch {
-      // left to its lease
+  /**
+   * Makes a message this process holds due at once for whoever claims it next, trying
+   * `HAND_BACK_TRIES` times while the store fails (a long lease it granted would otherwise keep the
+   * message from everyone for the mail server's 10 minutes); past them it is left to its lease.
+   * `stop` waits for it.
+   */
+  const handBack = (id: string): Promise<void> => {
+    const trying = (async () => {
+      for (let tries = 1; ; tries++) {
+        try {
+          await outbox.retryLater(id, holder, clock.now());
+          return;
+        } catch {
+          if (tries >= HAND_BACK_TRIES) return;
+          await pause();
+        }
+      }
+    })();
+    handingBack.add(trying);
+    void trying.finally(() => handingBack.delete(trying));
+    return trying;
+  };
+
+  /**
+   * Removes a message whose mail the server accepted, trying again while the store fails and the
+   * lease lasts (the long lease of its point of no return, or renewed): whoever held it next would
+   * send the mail again. Resolves whether it was removed.
+   */
+  const removeSent = async (id: string, lease: AbortSignal): Promise<boolean> => {
+    while (!lease.aborted) {
+      try {
+        await outbox.remove(id, holder);
+        return true;
+      } catch {
+        await pause(lease);
+      }
     }
+    return false;
   };
 
   const deliver = (message: OutboxMessage, askedAt: number) => {
     const lease = new AbortController();
     const { commit, committed, release } = keepLease(message, askedAt, lease);
+    let sent = false;
     const done = options
-      .deliver(message, holder, lease.signal, commit)
+      .deliver(message, holder, lease.signal, commit, () => (sent = true))
       .then(
         (outcome) => logOutcome(logger, message, outcome),
-        (error: unknown) =>
+        async (error: unknown) => {
+          if (sent && (await removeSent(message.id, lease.signal))) return logOutcome(logger, message, { status: 'sent' });
           logger.warn(
             { messageId: message.id, kind: message.kind, error: describe(error) },
-            'mail: delivery failed on the store; the message is tried again once its lease ends',
-          ),
+            sent
+              ? 'mail: sent, but the store did not let it be removed; whoever holds it once its lease ends sends it again'
+              : 'mail: delivery failed on the store; the message is tried again once its lease ends',
+          );
+        },
       )
       .finally(() => {
         release();
         inFlight.delete(message.id);
         look();
       });
-    inFlight.set(message.id, { done, lease, committed });
+    inFlight.set(message.id, { done, lease, committed, sent: () => sent });
   };
 
   /**
@@ -316,13 +368,14 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       clearTimeout(graceTimer);
       if (result === graceOver) {
         logger.warn({ inFlight: inFlight.size, graceMs: timing.stopGraceMs }, 'mail: stopping with deliveries in flight; they are called off, and their messages tried again once their lease ends');
-        const handedBack: Promise<void>[] = [];
-        for (const [id, { lease, committed }] of inFlight) {
+        // Past its point of no return a message is handed back, unless the server accepted its
+        // mail: that one is left to its lease, and sent again only if this process never removes it.
+        for (const [id, { lease, committed, sent }] of inFlight) {
           lease.abort(new LeaseLost('the process is stopping'));
-          if (committed()) handedBack.push(handBack(id));
+          if (committed() && !sent()) handBack(id);
         }
-        await Promise.all(handedBack);
       }
+      await Promise.all(handingBack);
     },
   };
 }

@@ -82,7 +82,9 @@ export function startMail(
   };
   const loop = createDeliveryLoop({
     outbox: store.outbox,
-    deliver: (message, holder, lease, commit) => deliverMessage(deps, { message, holder, lease, commit }),
+    // The sender wrapped so that the loop learns when the server accepted the mail.
+    deliver: (message, holder, lease, commit, sent) =>
+      deliverMessage({ ...deps, mailer: { send: (mail, options) => sender.send(mail, options).then(sent) } }, { message, holder, lease, commit }),
     clock,
     logger,
     timing: overrides.delivery,

@@ -108,7 +108,7 @@ export type ToWorker =
 
 /**
  * A message from the worker thread: how a send ended, or a gated send asking whether its end may
- * go (`holdMs`: the most it may still take from the question).
+ * go (`holdMs`: the most it may still take once it may).
  */
 export type FromWorker =
   | { readonly type: 'done'; readonly id: number; readonly ok: true }
@@ -131,7 +131,7 @@ const workerFile = new URL(`./smtp-worker${import.meta.url.endsWith('.ts') ? '.t
  *
  * With `commit`, the final "." of DATA (the point past which the server may accept the mail) waits
  * until `commit(holdMs)` resolves, `holdMs` being the idle timeout (or what is left of the whole
- * send's, when less), which the thread then keeps to from the question; when it rejects, the
+ * send's, when less), which the thread then keeps to from the "."; when it rejects, the
  * connection is closed without the ".", so the server has only an unfinished DATA, which it
  * discards.
  */

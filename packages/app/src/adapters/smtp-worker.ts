@@ -131,19 +131,20 @@ port.on('message', (message: ToWorker) => {
   const timedOut = new AbortController();
   const sendTimer = setTimeout(() => timedOut.abort(), timeouts.send);
   let holdTimer: NodeJS.Timeout | undefined;
-  // Past the question, the send keeps to what it said it may still take: the idle timeout, or the
-  // rest of the whole send's when less.
+  // Past the end of the mail, the send keeps to what it said it may still take: the idle timeout
+  // (RFC 5321's wait for the answer to the "."), or the rest of the whole send's when less. Counted
+  // from the grant, when the "." goes: the lease granted covers the time the grant took besides.
   const endGate: EndGate = () => {
     const holdMs = Math.max(0, Math.min(timeouts.idle, startedAt + timeouts.send - performance.now()));
     const answered = new Promise<void>((resolve, reject) => {
       send.answer = (ok) => {
         send.answer = undefined;
-        if (ok) resolve();
-        else reject(new Error('the end of the mail was not allowed'));
+        if (!ok) return reject(new Error('the end of the mail was not allowed'));
+        holdTimer = setTimeout(() => timedOut.abort(), holdMs);
+        resolve();
       };
       stop.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
     });
-    holdTimer = setTimeout(() => timedOut.abort(), holdMs);
     port.postMessage({ type: 'commit', id: message.id, holdMs } satisfies FromWorker);
     return answered;
   };

@@ -64,9 +64,10 @@ export interface SendOptions {
   readonly signal?: AbortSignal;
   /**
    * Asked right before the sender's point of no return (SMTP: the final "." of DATA, past which
-   * the server may accept the mail), with the most the send may still take from this call
-   * (`holdMs`: the wait for the server's answer), which the sender keeps to: past it the send
-   * fails. The end of the mail goes only once this resolves; when it rejects, the sender aborts
+   * the server may accept the mail), with the most the send may still take once it resolves
+   * (`holdMs`: the wait for the server's answer), which the sender keeps to from the end of the
+   * mail: past it the send fails. Whoever answers makes sure nobody else sends the mail for that
+   * long after it resolves. The end of the mail goes only once this resolves; when it rejects, the sender aborts
    * without sending it, so the server has nothing, and the send rejects. A sender whose sending
    * has no such point (it writes the mail where it is kept at once) need not ask.
    */
