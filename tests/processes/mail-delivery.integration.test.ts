@@ -12,6 +12,14 @@ import { APP_URL, kindOf, MAIL_FROM, mailForProcesses, tokenOf, type MailForProc
 import { call } from '../support/one-service.js';
 import { startInkwell, type ChildServer } from '../support/start-inkwell.js';
 
+/**
+ * Mail delivery's timings, production's scaled down five times (leases of 5 s renewed every
+ * second), so that a takeover or a reply slower than a lease takes seconds rather than half a
+ * minute; production's own are checked by the delivery loop's unit tests (mail-delivery.test.ts).
+ * The SMTP timeouts stay production's: RFC 5321's 10 minutes for the reply to the end of a mail.
+ */
+const DELIVERY = { leaseMs: 5_000, renewEveryMs: 1_000, leaseMarginMs: 1_000 };
+
 /** A Message-ID inkwell writes: the message's id at the host of APP_URL. */
 const MESSAGE_ID = /^<[0-9a-f]{24}@app\.inkwell\.test>$/;
 
@@ -32,12 +40,13 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
     await mongo?.cleanup();
   });
 
-  /** An inkwell process in production mode on the test database (or through `proxy` to it), mailing through the test server. */
+  /** An inkwell process in production mode on the test database (or through `proxy` to it), mailing through the test server, with `DELIVERY`'s leases. */
   async function startProcess(env: Record<string, string> = {}, proxy?: MongoProxy): Promise<ChildServer> {
     const server = await startInkwell({
       in: 'child',
       store: proxy === undefined ? mongo : { url: proxy.url, database: mongo.database },
       env: { NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, HASH_WORKERS: '1', ...mail.env, ...env },
+      delivery: DELIVERY,
     });
     running.push(server);
     return server;
@@ -96,7 +105,7 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
     await expect.poll(waiting).toBe(0);
   }, 60_000);
 
-  it('lets another process take over a message whose process died holding it before the end of its DATA, within 30 s, and sends it once', async () => {
+  it('lets another process take over a message whose process died holding it before the end of its DATA, within a lease and a poll, and sends it once', async () => {
     const holding = await startProcess();
     await account(holding.url, 'held@example.com');
     const held = mail.server.holdNextRecipient();
@@ -110,10 +119,11 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
     await holding.close();
     const killedAt = Date.now();
     held.release('accept');
-    const mails = await mail.server.waitFor(received + 1, 35_000);
+    const mails = await mail.server.waitFor(received + 1, 30_000);
     const tookOverIn = Date.now() - killedAt;
     const sent = mails[received] as ReceivedMail;
-    expect(tookOverIn).toBeLessThan(30_000);
+    // Production: 25 s and a poll, so within 30 s.
+    expect(tookOverIn).toBeLessThan(DELIVERY.leaseMs + 5_000);
     expect(kindOf(sent)).toBe('password-reset');
     expect(sent.messageId).toMatch(MESSAGE_ID);
     expect(sent.envelope.to).toEqual(['held@example.com']);
@@ -137,8 +147,8 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
       // The end of DATA went only once the database granted the long lease: RFC 5321's 10 minutes for the reply, and a lease.
       const message = await mongo.db.collection('outbox').findOne({ to: 'stopped@example.com' });
       expect(Number(message?.leaseUntil) - Date.now()).toBeGreaterThan(10 * 60_000);
-      // Longer than a lease and a poll: another process would have taken a message with a lease of 25 s.
-      await new Promise((resolve) => setTimeout(resolve, 30_000));
+      // Longer than a lease and a poll: another process would have taken a message with a lease alone.
+      await new Promise((resolve) => setTimeout(resolve, 2 * DELIVERY.leaseMs));
       held.release('accept');
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     } finally {
@@ -149,7 +159,7 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
     expect(mail.server.arrivals.slice(arrivals).map((m) => m.messageId)).toEqual([arrived.messageId]);
   }, 90_000);
 
-  it('sends a mail once, with two processes alive, when the mail server answers its end after longer than a lease (25 s)', async () => {
+  it('sends a mail once, with two processes alive, when the mail server answers its end after longer than a lease', async () => {
     const first = await startProcess();
     await startProcess();
     await account(first.url, 'slow@example.com');
@@ -157,8 +167,8 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
     const arrivals = mail.server.arrivals.length;
     expect((await askForReset(first.url, 'slow@example.com')).status).toBe(202);
     const arrived = await held.arrived;
-    // RFC 5321 gives the reply to the end of DATA 10 minutes: the sender waits, its lease renewed.
-    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    // RFC 5321 gives the reply to the end of DATA 10 minutes: the sender waits, under its long lease.
+    await new Promise((resolve) => setTimeout(resolve, 2 * DELIVERY.leaseMs));
     const received = mail.server.received.length;
     held.release('accept');
     await mail.server.waitFor(received + 1, 10_000);
@@ -168,7 +178,7 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
     expect(mail.server.arrivals.slice(arrivals).map((m) => m.messageId)).toEqual([arrived.messageId]);
   }, 90_000);
 
-  it('sends a mail once, with two processes alive, when every query to the database answers 5 s late and the mail server 9 s', async () => {
+  it('sends a mail once, with two processes alive, when every query to the database answers a fifth of a lease late and the mail server in more than a third of one', async () => {
     const proxy = await startMongoProxy(mongo.url);
     try {
       const first = await startProcess({}, proxy);
@@ -176,10 +186,11 @@ describe.skipIf(!mongoTest)('mail delivery across outages and crashes, on MongoD
       await account(first.url, 'lagging@example.com');
       const held = mail.server.holdNext();
       const arrivals = mail.server.arrivals.length;
-      proxy.delayQueries(5_000);
+      // Production: 5 s late, the mail server in 9 s.
+      proxy.delayQueries(DELIVERY.leaseMs / 5);
       expect((await askForReset(first.url, 'lagging@example.com')).status).toBe(202);
       const arrived = await held.arrived;
-      await new Promise((resolve) => setTimeout(resolve, 9_000));
+      await new Promise((resolve) => setTimeout(resolve, (DELIVERY.leaseMs * 9) / 25));
       held.release('accept');
       await expect.poll(waiting, { timeout: 40_000, interval: 1_000 }).toBe(0);
       proxy.delayQueries(0);

@@ -3,7 +3,7 @@ import { setPriority } from 'node:os';
 import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SERVER_TIMEOUTS, type LingerBounds, type ServerTimeouts } from '@inkwell/adapters-http';
-import { createInkwell, readConfig, startServer, type Inkwell, type RestartPolicy, type RunningServer, type Store, type WatchdogTimings } from '@inkwell/app';
+import { createInkwell, readConfig, startServer, type DeliveryTiming, type Inkwell, type RestartPolicy, type RunningServer, type Store, type WatchdogTimings } from '@inkwell/app';
 import type { PasswordHasher } from '@inkwell/domain';
 import {
   deliverDueMessages,
@@ -102,6 +102,8 @@ export interface InChildOptions {
   readonly restartPolicy?: RestartPolicy;
   /** The event-loop watchdog's timings instead of production's, in every process (support/cluster-child.ts). */
   readonly watchdog?: WatchdogTimings;
+  /** Mail delivery's timings (leases, renewals, polls) instead of production's, in every server process (support/cluster-child.ts). */
+  readonly delivery?: Partial<DeliveryTiming>;
   /**
    * The process's scheduling priority (`os.setPriority`, 19 the lowest), which the workers it
    * forks inherit: a test that wedges it at 100% CPU leaves the other test files their cores.
@@ -298,11 +300,12 @@ function storeEnv(store: ChildStore | undefined): Record<string, string> {
   return store.database === undefined ? { DB_URL: store.url } : { DB_URL: store.url, DB_DATABASE: store.database };
 }
 
-function spawnChild({ store, env = {}, timeouts, restartPolicy, watchdog, priority, command = 'main.ts' }: InChildOptions): ChildRun {
+function spawnChild({ store, env = {}, timeouts, restartPolicy, watchdog, delivery, priority, command = 'main.ts' }: InChildOptions): ChildRun {
   const timed = timeouts === undefined ? {} : { INKWELL_TEST_TIMEOUTS: JSON.stringify(timeouts) };
   const restarts = restartPolicy === undefined ? {} : { INKWELL_TEST_RESTART_POLICY: JSON.stringify(restartPolicy) };
   const watched = watchdog === undefined ? {} : { INKWELL_TEST_WATCHDOG: JSON.stringify(watchdog) };
-  const scaled = restartPolicy !== undefined || watchdog !== undefined;
+  const delivering = delivery === undefined ? {} : { INKWELL_TEST_DELIVERY: JSON.stringify(delivery) };
+  const scaled = restartPolicy !== undefined || watchdog !== undefined || delivery !== undefined;
   const module = timeouts !== undefined ? timedModule : scaled ? scaledModule : mainModule;
   const pnpmStart = command === 'pnpm start';
   // A supervisor's PATH, for pnpm start: without the node_modules/.bin folders that pnpm put in
@@ -313,7 +316,7 @@ function spawnChild({ store, env = {}, timeouts, restartPolicy, watchdog, priori
   const [file, args] = pnpmStart ? ['pnpm', ['start']] : [process.execPath, ['--conditions=source', '--import', 'tsx', module]];
   const child = spawn(file, args, {
     cwd: repositoryRoot,
-    env: { PATH: path, ...home, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...SERVING_ENV, ...env, ...timed, ...restarts, ...watched },
+    env: { PATH: path, ...home, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...storeEnv(store), ...SERVING_ENV, ...env, ...timed, ...restarts, ...watched, ...delivering },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Before the process has loaded anything, so before a cluster's primary forks.

@@ -11,3 +11,4 @@ export { startServer, type RunningServer, type ServerOptions } from './server.js
 export { runProcess, type ProcessOptions } from './run-process.js';
 export { DEFAULT_RESTART_POLICY, type RestartPolicy } from './cluster.js';
 export { DEFAULT_WATCHDOG_TIMINGS, type WatchdogTimings } from './event-loop-watchdog.js';
+export type { DeliveryTiming } from './mail-delivery.js';

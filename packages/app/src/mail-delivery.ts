@@ -132,10 +132,16 @@ export function createDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   const handingBack = new Set<Promise<void>>();
   /** How long to wait between two tries of a write the store failed (a hand-back, a removal, a commit). */
   const retryMs = Math.min(timing.renewEveryMs, 1_000);
+  /** Waits `retryMs`, or until `signal` aborts. */
   const pause = (signal?: AbortSignal) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, retryMs).unref();
-      signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, retryMs).unref();
+      signal?.addEventListener('abort', done, { once: true });
     });
   let started = false;
   let claiming: Promise<void> | undefined;

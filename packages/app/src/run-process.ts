@@ -3,6 +3,7 @@ import { ConfigError, MAIL_OFF, MEMORY_DB_URL, readConfig } from './config.js';
 import { watchEventLoop, type WatchdogTimings } from './event-loop-watchdog.js';
 import { exitOnUncaughtErrors } from './fatal-errors.js';
 import { createLogger } from './logger.js';
+import type { DeliveryTiming } from './mail-delivery.js';
 import { startServer } from './server.js';
 import { stopOnSignals } from './shutdown.js';
 
@@ -12,6 +13,8 @@ export interface ProcessOptions {
   readonly restartPolicy?: RestartPolicy;
   /** When the event-loop watchdog of every process (a cluster's primary and workers alike) acts. */
   readonly watchdog?: WatchdogTimings;
+  /** How each server process delivers mail: its leases, renewals and polls. */
+  readonly delivery?: Partial<DeliveryTiming>;
 }
 
 /**
@@ -55,7 +58,7 @@ export async function runProcess(options: ProcessOptions = {}): Promise<void> {
 
   let server;
   try {
-    server = await startServer(config, logger);
+    server = await startServer(config, logger, options.delivery === undefined ? {} : { overrides: { delivery: options.delivery } });
   } catch (error) {
     logger.fatal(`inkwell: could not start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
