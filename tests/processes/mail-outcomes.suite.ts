@@ -174,21 +174,14 @@ export function describeMailOutcomes(label: string, store: () => Promise<Store>)
       await nothingLeft();
     });
 
-    // Guard: a long lease that reaches the store too late (the hand-back reaches it first) keeps nothing.
-    it('delivers a mail within a few leases when its long lease reached the store too late', async () => {
+    // Guards: a long lease that reaches the store too late (the hand-back reaches it first), or
+    // is granted but answered too late (the hand-back reaching the store after it), keeps nothing.
+    it.each([
+      ['reached the store too late', 'longRenewLateBy'],
+      ['was granted but answered too late', 'longRenewAnswerLateBy'],
+    ] as const)('delivers a mail within a few leases when its long lease %s', async (_, fault) => {
       holdMs = 60_000;
-      faults.longRenewLateBy = 2 * LEASE_MS;
-      await askReset();
-      await expect.poll(() => resets().length, { timeout: 8 * LEASE_MS }).toBe(1);
-      await sleep(3 * LEASE_MS);
-      expect(resets()).toHaveLength(1);
-      await nothingLeft();
-    });
-
-    // Guard: a long lease granted but answered too late, the hand-back reaching the store, keeps nothing.
-    it('delivers a mail within a few leases when its long lease was granted but answered too late', async () => {
-      holdMs = 60_000;
-      faults.longRenewAnswerLateBy = 2 * LEASE_MS;
+      faults[fault] = 2 * LEASE_MS;
       await askReset();
       await expect.poll(() => resets().length, { timeout: 8 * LEASE_MS }).toBe(1);
       await sleep(3 * LEASE_MS);
