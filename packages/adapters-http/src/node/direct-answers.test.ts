@@ -1,12 +1,44 @@
 import { Hono } from 'hono';
+import type { HttpBindings } from '@hono/node-server';
 import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOINED_BODY_MAX } from './direct-answers.js';
 import { serveNode, type NodeServer } from './serve-node.js';
+
+/** A body one code unit longer than the longest written joined to its head, with 2-, 3- and 4-byte characters. */
+const LONG_BODY = `${'é✓'.repeat(JOINED_BODY_MAX / 2 - 1)}🙂`.padEnd(JOINED_BODY_MAX + 1, '.');
+/** A body exactly as long as the longest written joined to its head. */
+const LIMIT_BODY = 'é'.repeat(JOINED_BODY_MAX);
+
+/** A chunk as a socket was handed it to write. */
+interface Written {
+  readonly chunk: unknown;
+  readonly encoding: string;
+}
+
+/** Records what `socket` is handed to write from now on, in order, on that socket alone. */
+function watchWrites(socket: Duplex, written: Written[]): void {
+  const write = socket._write.bind(socket);
+  socket._write = (chunk: unknown, encoding, callback) => {
+    written.push({ chunk, encoding });
+    write(chunk, encoding, callback);
+  };
+  const writev = socket._writev?.bind(socket);
+  if (writev === undefined) return;
+  socket._writev = (chunks, callback) => {
+    written.push(...chunks.map(({ chunk, encoding }) => ({ chunk: chunk as unknown, encoding })));
+    writev(chunks, callback);
+  };
+}
+
+/** What the sockets of `/watched/...` requests were handed to write, by the text the request asked for. */
+const writesOf = new Map<string, Written[]>();
 
 /** An app answering in every way the direct writer sees, and one way it leaves to @hono/node-server. */
 function app() {
-  return new Hono()
+  return new Hono<{ Bindings: HttpBindings }>()
     .use(async (c, next) => {
       c.header('X-Before', 'set before the route');
       await next();
@@ -27,6 +59,18 @@ function app() {
     .get('/latin1', (c) => {
       c.header('X-Name', 'José');
       return c.text('naïve ✓');
+    })
+    .get('/long', (c) => c.text(LONG_BODY))
+    .get('/at-limit', (c) => c.text(LIMIT_BODY))
+    .get('/long-latin1', (c) => {
+      c.header('X-Name', 'José');
+      return c.text(LONG_BODY);
+    })
+    .get('/watched/:which', (c) => {
+      const written: Written[] = [];
+      writesOf.set(c.req.param('which'), written);
+      watchWrites(c.env.outgoing.socket as Duplex, written);
+      return c.text(c.req.param('which') === 'long' ? LONG_BODY : 'short words');
     })
     .get('/request-cookies', (c) => {
       c.header('Cookie', 'a=1', { append: true });
@@ -105,7 +149,7 @@ describe('answers written directly to Node', () => {
     await reference.close();
   });
 
-  it.each(['/json', '/empty', '/text', '/bytes', '/cookies', '/raw', '/stream', '/latin1', '/request-cookies'])(
+  it.each(['/json', '/empty', '/text', '/bytes', '/cookies', '/raw', '/stream', '/latin1', '/request-cookies', '/long', '/at-limit', '/long-latin1'])(
     'GET %s: the same status, headers and body as @hono/node-server writes',
     async (path) => {
       const [mine, theirs] = await Promise.all([exchange(direct.url, 'GET', path), exchange(reference.url, 'GET', path)]);
@@ -142,6 +186,31 @@ describe('answers written directly to Node', () => {
     const value = (raw: Buffer) => raw.subarray(raw.indexOf('x-name: ') + 'x-name: '.length, raw.indexOf('\r\n', raw.indexOf('x-name: '))).toString('hex');
     expect({ mine: value(mine), theirs: value(theirs) }).toStrictEqual({ mine: '4a6f73e9', theirs: '4a6f73e9' });
     expect(mine.subarray(mine.indexOf('\r\n\r\n') + 4).toString('utf8')).toBe('naïve ✓');
+  });
+
+  it.each(['/long', '/at-limit', '/long-latin1'])('writes %s, a body as long as or past the longest joined to its head, whole in UTF-8, with its length', async (path) => {
+    const answer = await exchange(direct.url, 'GET', path);
+    const body = path === '/at-limit' ? LIMIT_BODY : LONG_BODY;
+    expect(answer.body.toString('utf8')).toBe(body);
+    expect(header(answer, 'content-length')).toStrictEqual([String(Buffer.byteLength(body))]);
+    expect(header(answer, 'x-name')).toStrictEqual(path === '/long-latin1' ? [Buffer.from('José', 'latin1').toString('latin1')] : []);
+  });
+
+  it('writes a short body joined to its head, one string, and a long one apart from it, as it is', async () => {
+    const text = (chunk: unknown) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('latin1'));
+    // Some Node lines end a message with an empty write of their own.
+    const chunksOf = (which: string) => (writesOf.get(which) ?? []).filter(({ chunk }) => text(chunk) !== '');
+    await exchange(direct.url, 'GET', '/watched/short');
+    const short = chunksOf('short');
+    expect(short).toHaveLength(1);
+    expect(text(short[0]?.chunk)).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nshort words$/);
+
+    await exchange(direct.url, 'GET', '/watched/long');
+    const long = chunksOf('long');
+    expect(long).toHaveLength(2);
+    expect(text(long[0]?.chunk)).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\n$/);
+    // The body's own string, for the socket to encode: no copy of it joined to the head.
+    expect(long[1]).toStrictEqual({ chunk: LONG_BODY, encoding: 'utf-8' });
   });
 
   it('writes bytes as they are', async () => {
