@@ -1,0 +1,123 @@
+// What a client that takes its answers slowly, or not at all, leaves held in the server, as
+// docs/security.md bounds it ("Memory, per connection": at most 4 answers not taken, none more begun
+// once they hold 64 KiB; "Answers not taken": a connection is reset only when its client takes no
+// byte of its answers for the request timeout), with string bodies past JOINED_BODY_MAX, which
+// direct-answers.ts writes apart from their head, and beside a Latin-1 header value.
+import { Hono } from 'hono';
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { UNTAKEN_ANSWER_BYTES } from './backpressure.js';
+import { serveNode, type NodeServer } from './serve-node.js';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A Latin-1 header value past ASCII: the direct writer then writes the body apart from the head. */
+const LATIN1_VALUE = 'José ÿ©';
+
+/** The bytes after an answer's head. */
+const bodyBytes = (raw: Buffer) => raw.subarray(raw.indexOf('\r\n\r\n') + 4);
+
+describe('answers a client does not take, counted as docs/security.md bounds them', () => {
+  /** 64 KiB less a byte of UTF-8 either way: ASCII, or 3-byte characters (a third as many code units). */
+  const ASCII = 'x'.repeat(UNTAKEN_ANSWER_BYTES - 1);
+  const WIDE = '✓'.repeat((UNTAKEN_ANSWER_BYTES - 1) / 3);
+  let server: NodeServer | undefined;
+  const sockets: Socket[] = [];
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.destroy();
+    await server?.close();
+    server = undefined;
+  });
+
+  /** How many of `count` pipelined GETs of `path` ran while their client read nothing, once no more do. */
+  async function ranUnread(path: string, count: number): Promise<number> {
+    let ran = 0;
+    const counting = new Hono().get('/ascii', (c) => (ran++, c.text(ASCII))).get('/wide', (c) => (ran++, c.text(WIDE))).get('/wide-latin1', (c) => {
+      ran++;
+      c.header('X-Name', LATIN1_VALUE);
+      return c.text(WIDE);
+    });
+    server = await serveNode(counting, { host: '127.0.0.1', port: 0 });
+    const socket = connect(server.port, '127.0.0.1');
+    sockets.push(socket);
+    socket.on('error', () => undefined);
+    socket.pause();
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`.repeat(count));
+    let last = -1;
+    while (ran !== last) {
+      last = ran;
+      await sleep(1_000);
+    }
+    socket.destroy();
+    await server.close();
+    server = undefined;
+    return ran;
+  }
+
+  it.each(['/wide', '/wide-latin1'])(
+    'GET %s (64 KiB of 3-byte characters): no more answers begin, unread, than for 64 KiB of ASCII',
+    { timeout: 30_000 },
+    async (path) => {
+      // Each answer holds 64 KiB itself: once the kernel's buffers are full, one answer is left
+      // not taken, and no other begins beside it, whatever characters its bytes spell.
+      const ascii = await ranUnread('/ascii', 400);
+      const wide = await ranUnread(path, 400);
+      console.info(`[untaken answers] ${path}: ${wide} ran, ASCII ${ascii}`);
+      expect(wide - ascii).toBeLessThanOrEqual(1);
+    },
+  );
+});
+
+describe('a long answer to a client that reads it steadily but slowly', () => {
+  /** 8 MiB of UTF-8 in one string: far more than the kernel's buffers hold for a client that has not read it. */
+  const LONG = '✓é'.repeat((8 * 1024 * 1024) / 5);
+  let server: NodeServer | undefined;
+  const sockets: Socket[] = [];
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.destroy();
+    await server?.close();
+    server = undefined;
+  });
+
+  /** Reads a connection `bytesPerTick` at a time every `everyMs`, until it ends or is reset; what it got and how it ended. */
+  function readSlowly(socket: Socket, bytesPerTick: number, everyMs: number): Promise<{ received: Buffer; error: string | undefined }> {
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      let error: string | undefined;
+      socket.pause();
+      const tick = setInterval(() => {
+        for (let got = 0; got < bytesPerTick; ) {
+          const chunk = socket.read() as Buffer | null;
+          if (chunk === null) break;
+          chunks.push(chunk);
+          got += chunk.length;
+        }
+      }, everyMs);
+      socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
+      socket.on('end', () => {
+        for (let chunk = socket.read() as Buffer | null; chunk !== null; chunk = socket.read() as Buffer | null) chunks.push(chunk);
+      });
+      socket.once('close', () => {
+        clearInterval(tick);
+        resolve({ received: Buffer.concat(chunks), error });
+      });
+    });
+  }
+
+  it('a client taking an 8 MiB answer steadily, for longer than the request timeout, is not reset: it gets all of it', { timeout: 30_000 }, async () => {
+    server = await serveNode(
+      new Hono().get('/long', (c) => c.text(LONG)),
+      { host: '127.0.0.1', port: 0, timeouts: { headersMs: 1_000, requestMs: 1_500, checkIntervalMs: 100 } },
+    );
+    const socket = connect(server.port, '127.0.0.1');
+    sockets.push(socket);
+    socket.setRecvBufferSize?.(64 * 1024);
+    socket.write('GET /long HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    // About 2.5 MB a second: 8 MiB take some 4 s, the request timeout being 1.5 s; bytes move all along.
+    const { received, error } = await readSlowly(socket, 64 * 1024, 25);
+    console.info(`[slow reader] got ${received.length} bytes, ${error ?? "no error"}`);
+    expect(error).toBeUndefined();
+    expect(bodyBytes(received).equals(Buffer.from(LONG, 'utf8'))).toBe(true);
+  });
+
+});
