@@ -111,7 +111,6 @@ describe('a long answer to a client that reads it steadily but slowly', () => {
     );
     const socket = connect(server.port, '127.0.0.1');
     sockets.push(socket);
-    socket.setRecvBufferSize?.(64 * 1024);
     socket.write('GET /long HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     // About 2.5 MB a second: 8 MiB take some 4 s, the request timeout being 1.5 s; bytes move all along.
     const { received, error } = await readSlowly(socket, 64 * 1024, 25);
