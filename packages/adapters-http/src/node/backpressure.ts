@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { pauseReading, stopReading } from './node-internals.js';
+import { pauseReading, queuedInKernelWrites, stopReading } from './node-internals.js';
 
 // What a connection holds for its client, bounded: the server stops reading a connection while
 // it holds answers written and waiting behind an earlier one that is still being prepared
@@ -159,7 +159,7 @@ export function answerTaken(socket: Duplex, response: ServerResponse): void {
  * stops checking.
  */
 export function cutStalledAnswers(open: ReadonlySet<Socket>, afterMs: number, everyMs: number): () => void {
-  const stalled = new WeakMap<Socket, { taken: number; since: number }>();
+  const stalled = new WeakMap<Socket, { taken: number; queued: number; since: number }>();
   const check = setInterval(() => {
     const now = performance.now();
     for (const socket of open) {
@@ -167,10 +167,12 @@ export function cutStalledAnswers(open: ReadonlySet<Socket>, afterMs: number, ev
         stalled.delete(socket);
         continue;
       }
-      // Bytes the kernel has taken from this socket so far.
+      // Bytes of whole writes the kernel has taken from this socket so far, and what it has still
+      // to take of the writes under way: a slow client reading one large write moves only the second.
       const taken = socket.bytesWritten - socket.writableLength;
+      const queued = queuedInKernelWrites(socket);
       const last = stalled.get(socket);
-      if (last === undefined || last.taken !== taken) stalled.set(socket, { taken, since: now });
+      if (last === undefined || last.taken !== taken || last.queued !== queued) stalled.set(socket, { taken, queued, since: now });
       else if (now - last.since >= afterMs) socket.resetAndDestroy();
     }
   }, everyMs);

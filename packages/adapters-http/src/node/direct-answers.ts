@@ -232,14 +232,17 @@ export function directAnswers(alreadySent: Response): DirectAnswers {
     if (!(response as Response).headers.has('content-length')) list.push('content-length', String(Buffer.byteLength(body)));
     outgoing.writeHead(status, list);
     // Given a string body in 'utf8' (or no encoding), Node joins head and body into one new string
-    // and writes it in UTF-8; given any other name of an encoding, it writes the head in Latin-1,
-    // then the body as a chunk of its own, which the socket encodes outside the JS heap. The second
-    // way is the one for a head with a Latin-1 value (one byte a character, as Node writes it), and
-    // for a long body: joined, every answer would copy it on the JS heap, and those copies, promoted
-    // while a client leaves answers untaken, float in the old generation until V8's next full
-    // collection (tests/hardening/unread-answers.test.ts: on Node 22, 32 connections pipelining the
-    // 13 KB link page without reading grew the process's peak by 100-160 MB this way, 50-60 the other).
-    if (latin1 || body.length > JOINED_BODY_MAX) outgoing.end(body, APART);
+    // and writes it in UTF-8; given bytes, or any other name of an encoding, it writes the head in
+    // Latin-1, then the body as a chunk of its own. A head with a Latin-1 value needs the second
+    // way (one byte a character, as Node writes it), with the body as bytes, so that answers a
+    // client has not taken are counted in bytes (backpressure.ts), as a string chunk is not. A long
+    // body needs it too, as a string the socket encodes outside the JS heap: joined, every answer
+    // would copy it on the heap, and those copies, promoted while a client leaves answers untaken,
+    // float in the old generation until V8's next full collection (tests/hardening/
+    // unread-answers.test.ts: on Node 22, 32 connections pipelining the 13 KB link page without
+    // reading grew the process's peak by 100-160 MB that way, 50-60 this way).
+    if (latin1) outgoing.end(Buffer.from(body));
+    else if (body.length > JOINED_BODY_MAX) outgoing.end(body, APART);
     else outgoing.end(body);
     return true;
   };

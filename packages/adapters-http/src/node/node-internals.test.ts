@@ -3,7 +3,7 @@
 import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { detachParser, responseInFlight, stopReading } from './node-internals.js';
+import { detachParser, queuedInKernelWrites, responseInFlight, stopReading } from './node-internals.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -176,5 +176,26 @@ describe("what the serving layer relies on in Node's HTTP server", () => {
     });
     await fetch(`http://127.0.0.1:${port}/`, { headers: new Headers({ 'X-Custom-Case': 'v' }) });
     expect(await received.promise).toContain('\r\nX-Custom-Case: v\r\n');
+  });
+
+  it('7. what the kernel has not taken of a large write is counted on the handle while the write is under way, and is 0 once all is taken', async () => {
+    const written = latch<Socket>();
+    const port = await listening(createServer());
+    server?.on('connection', (socket: Socket) => written.open(socket));
+    const { socket: client } = await rawClient(port);
+    client.pause();
+    const serverSide = await written.promise;
+    const size = 16 * 1024 * 1024;
+    let done = false;
+    serverSide.write(Buffer.alloc(size), () => (done = true));
+    const queued = [queuedInKernelWrites(serverSide)];
+    // Far more than the kernel's buffers hold for a client that reads nothing: most of it waits.
+    expect(queued[0]).toBeGreaterThan(size / 2);
+    // Unaltered by the write while under way, however much the kernel takes.
+    expect(serverSide.writableLength).toBe(size);
+    client.resume();
+    await vi.waitFor(() => expect(done).toBe(true), { timeout: 10_000 });
+    expect(queuedInKernelWrites(serverSide)).toBe(0);
+    expect(serverSide.writableLength).toBe(0);
   });
 });

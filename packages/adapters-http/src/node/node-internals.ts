@@ -20,6 +20,8 @@ import type { Duplex } from 'node:stream';
 //    is converted by calling `iterator.bind(init)` (webidl.converters.HeadersInit), and Node's own
 //    `Headers` is taken as spelled, without iterating. light-headers.ts hands its entries over as
 //    spelled through that `bind`; globals-probes.ts checks the bytes fetch sends.
+// 7. `queuedInKernelWrites` below: what a socket's handle has been given to write and the kernel
+//    has not taken yet.
 
 /**
  * Makes Node's HTTP parser see nothing more of what arrives on `socket` (a server connection):
@@ -78,4 +80,14 @@ export function stopReading(socket: Duplex, held: () => boolean): void {
 export function pauseReading(socket: Duplex): void {
   socket.readableFlowing = true;
   socket.pause();
+}
+
+/**
+ * The bytes of writes `socket` has handed its handle that the kernel has not taken yet: libuv's
+ * write queue (`writeQueueSize` on the handle, lib/net.js), which falls as a slow client reads a
+ * large write, while `bytesWritten` and `writableLength` stay as they are until the write ends.
+ * 0 once the socket has no handle.
+ */
+export function queuedInKernelWrites(socket: Duplex): number {
+  return (socket as Duplex & { _handle?: { writeQueueSize?: number } | null })._handle?.writeQueueSize ?? 0;
 }
