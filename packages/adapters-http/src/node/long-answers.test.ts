@@ -5,11 +5,12 @@
 // an early answer must arrive whole before its connection's lingering close. What such answers
 // leave held for a client that does not take them: untaken-answers.test.ts.
 import { Hono } from 'hono';
-import { connect, type Socket } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBodyAtMost } from '../request/request-facts.js';
 import { JOINED_BODY_MAX } from './direct-answers.js';
 import { serveNode, type NodeServer } from './serve-node.js';
+import { closedAfterEach, LONG_ANSWER, readSlowly } from '../test-support/slow-client.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const L = JOINED_BODY_MAX;
@@ -190,48 +191,15 @@ describe('long string bodies written apart from their head, at the socket', () =
 });
 
 describe('a long answer after an early close', () => {
-  /** 8 MiB of UTF-8 in one string: far more than the kernel's buffers hold for a client that has not read it. */
-  const LONG = '✓é'.repeat((8 * 1024 * 1024) / 5);
-  let server: NodeServer | undefined;
-  const sockets: Socket[] = [];
-  afterEach(async () => {
-    for (const socket of sockets.splice(0)) socket.destroy();
-    await server?.close();
-    server = undefined;
-  });
-
-  /** Reads a connection `bytesPerTick` at a time every `everyMs`, until it ends or is reset; what it got and how it ended. */
-  function readSlowly(socket: Socket, bytesPerTick: number, everyMs: number): Promise<{ received: Buffer; error: string | undefined }> {
-    return new Promise((resolve) => {
-      const chunks: Buffer[] = [];
-      let error: string | undefined;
-      socket.pause();
-      const tick = setInterval(() => {
-        for (let got = 0; got < bytesPerTick; ) {
-          const chunk = socket.read() as Buffer | null;
-          if (chunk === null) break;
-          chunks.push(chunk);
-          got += chunk.length;
-        }
-      }, everyMs);
-      socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
-      socket.on('end', () => {
-        for (let chunk = socket.read() as Buffer | null; chunk !== null; chunk = socket.read() as Buffer | null) chunks.push(chunk);
-      });
-      socket.once('close', () => {
-        clearInterval(tick);
-        resolve({ received: Buffer.concat(chunks), error });
-      });
-    });
-  }
+  const opened = closedAfterEach();
 
   it('an early answer with a long body, then Connection: close and a lingering close: the whole answer arrives before the FIN', { timeout: 20_000 }, async () => {
-    server = await serveNode(
-      new Hono().post('/refuse', (c) => c.text(LONG, 413)),
+    const server = (opened.server = await serveNode(
+      new Hono().post('/refuse', (c) => c.text(LONG_ANSWER, 413)),
       { host: '127.0.0.1', port: 0 },
-    );
+    ));
     const socket = connect(server.port, '127.0.0.1');
-    sockets.push(socket);
+    opened.sockets.push(socket);
     socket.on('error', () => undefined);
     await new Promise((resolve) => socket.once('connect', resolve));
     // A body announced and sent in part: the answer goes out early, and the rest of the body keeps coming.
@@ -242,6 +210,6 @@ describe('a long answer after an early close', () => {
     const { received } = await got;
     clearInterval(more);
     expect(received.subarray(0, received.indexOf('\r\n\r\n')).toString('latin1')).toMatch(/^HTTP\/1\.1 413 .*\r\n[^]*connection: close/i);
-    expect(bodyBytes(received).equals(Buffer.from(LONG, 'utf8'))).toBe(true);
+    expect(bodyBytes(received).equals(Buffer.from(LONG_ANSWER, 'utf8'))).toBe(true);
   });
 });

@@ -4,10 +4,11 @@
 // byte of its answers for the request timeout), with string bodies past JOINED_BODY_MAX, which
 // direct-answers.ts writes apart from their head, and beside a Latin-1 header value.
 import { Hono } from 'hono';
-import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
 import { UNTAKEN_ANSWER_BYTES } from './backpressure.js';
-import { serveNode, type NodeServer } from './serve-node.js';
+import { serveNode } from './serve-node.js';
+import { closedAfterEach, LONG_ANSWER, readSlowly } from '../test-support/slow-client.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -21,13 +22,7 @@ describe('answers a client does not take, counted as docs/security.md bounds the
   /** 64 KiB less a byte of UTF-8 either way: ASCII, or 3-byte characters (a third as many code units). */
   const ASCII = 'x'.repeat(UNTAKEN_ANSWER_BYTES - 1);
   const WIDE = '✓'.repeat((UNTAKEN_ANSWER_BYTES - 1) / 3);
-  let server: NodeServer | undefined;
-  const sockets: Socket[] = [];
-  afterEach(async () => {
-    for (const socket of sockets.splice(0)) socket.destroy();
-    await server?.close();
-    server = undefined;
-  });
+  const opened = closedAfterEach();
 
   /** How many of `count` pipelined GETs of `path` ran while their client read nothing, once no more do. */
   async function ranUnread(path: string, count: number): Promise<number> {
@@ -37,9 +32,9 @@ describe('answers a client does not take, counted as docs/security.md bounds the
       c.header('X-Name', LATIN1_VALUE);
       return c.text(WIDE);
     });
-    server = await serveNode(counting, { host: '127.0.0.1', port: 0 });
+    const server = (opened.server = await serveNode(counting, { host: '127.0.0.1', port: 0 }));
     const socket = connect(server.port, '127.0.0.1');
-    sockets.push(socket);
+    opened.sockets.push(socket);
     socket.on('error', () => undefined);
     socket.pause();
     socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`.repeat(count));
@@ -50,7 +45,7 @@ describe('answers a client does not take, counted as docs/security.md bounds the
     }
     socket.destroy();
     await server.close();
-    server = undefined;
+    opened.server = undefined;
     return ran;
   }
 
@@ -67,54 +62,21 @@ describe('answers a client does not take, counted as docs/security.md bounds the
 });
 
 describe('a long answer to a client that reads it steadily but slowly', () => {
-  /** 8 MiB of UTF-8 in one string: far more than the kernel's buffers hold for a client that has not read it. */
-  const LONG = '✓é'.repeat((8 * 1024 * 1024) / 5);
-  let server: NodeServer | undefined;
-  const sockets: Socket[] = [];
-  afterEach(async () => {
-    for (const socket of sockets.splice(0)) socket.destroy();
-    await server?.close();
-    server = undefined;
-  });
-
-  /** Reads a connection `bytesPerTick` at a time every `everyMs`, until it ends or is reset; what it got and how it ended. */
-  function readSlowly(socket: Socket, bytesPerTick: number, everyMs: number): Promise<{ received: Buffer; error: string | undefined }> {
-    return new Promise((resolve) => {
-      const chunks: Buffer[] = [];
-      let error: string | undefined;
-      socket.pause();
-      const tick = setInterval(() => {
-        for (let got = 0; got < bytesPerTick; ) {
-          const chunk = socket.read() as Buffer | null;
-          if (chunk === null) break;
-          chunks.push(chunk);
-          got += chunk.length;
-        }
-      }, everyMs);
-      socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
-      socket.on('end', () => {
-        for (let chunk = socket.read() as Buffer | null; chunk !== null; chunk = socket.read() as Buffer | null) chunks.push(chunk);
-      });
-      socket.once('close', () => {
-        clearInterval(tick);
-        resolve({ received: Buffer.concat(chunks), error });
-      });
-    });
-  }
+  const opened = closedAfterEach();
 
   it('a client taking an 8 MiB answer steadily, for longer than the request timeout, is not reset: it gets all of it', { timeout: 30_000 }, async () => {
-    server = await serveNode(
-      new Hono().get('/long', (c) => c.text(LONG)),
+    const server = (opened.server = await serveNode(
+      new Hono().get('/long', (c) => c.text(LONG_ANSWER)),
       { host: '127.0.0.1', port: 0, timeouts: { headersMs: 1_000, requestMs: 1_500, checkIntervalMs: 100 } },
-    );
+    ));
     const socket = connect(server.port, '127.0.0.1');
-    sockets.push(socket);
+    opened.sockets.push(socket);
     socket.write('GET /long HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     // About 2.5 MB a second: 8 MiB take some 4 s, the request timeout being 1.5 s; bytes move all along.
     const { received, error } = await readSlowly(socket, 64 * 1024, 25);
     console.info(`[slow reader] got ${received.length} bytes, ${error ?? "no error"}`);
     expect(error).toBeUndefined();
-    expect(bodyBytes(received).equals(Buffer.from(LONG, 'utf8'))).toBe(true);
+    expect(bodyBytes(received).equals(Buffer.from(LONG_ANSWER, 'utf8'))).toBe(true);
   });
 
 });
